@@ -1,0 +1,30 @@
+"""AWM Gym: synthetic, database-backed tool environments for LLM agents.
+
+    import awm
+    world = awm.load("online_store")
+    ep = world.episode(task_id=world.default_task, seed=0)
+    res = ep.call("search_products", {"query": "lamp"})
+    res = ep.submit(answer="...")
+"""
+
+from awm.episode import Episode, StepResult
+from awm.errors import AwmError, BundleError, EpisodeClosedError, ToolError, UnknownEnvironmentError
+from awm.registry import Registry, load
+from awm.rewards import RewardChannels, RewardSpec
+from awm.world import World
+
+__all__ = [
+    "AwmError",
+    "BundleError",
+    "Episode",
+    "EpisodeClosedError",
+    "Registry",
+    "RewardChannels",
+    "RewardSpec",
+    "StepResult",
+    "ToolError",
+    "UnknownEnvironmentError",
+    "World",
+    "load",
+]
+__version__ = "0.1.0"

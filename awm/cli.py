@@ -1,0 +1,102 @@
+"""The ``awm`` command line."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from awm.errors import AwmError
+from awm.registry import Registry
+
+app = typer.Typer(help="AWM Gym: database-backed tool environments for LLM agents.", no_args_is_help=True,
+                  add_completion=False)
+console = Console()
+
+PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
+
+
+@app.command("list")
+def list_envs(path: PathOpt = None) -> None:
+    """The environments in the registry, with table, tool and task counts."""
+    reg = Registry(path or [])
+    table = Table("env", "gym id", "tables", "tools", "tasks", "title / error")
+    for name, entry in reg.entries().items():
+        if entry.error:
+            table.add_row(name, "-", "-", "-", "-", f"[red]{entry.error}[/red]")
+            continue
+        try:
+            w = reg.load(name)
+        except AwmError as e:
+            table.add_row(name, entry.gym_id, "-", "-", "-", f"[red]{e}[/red]")
+            continue
+        table.add_row(name, entry.gym_id, str(len(w.tables)), str(len(w.tools)), str(len(w.tasks)), w.manifest.title)
+    console.print(table)
+
+
+@app.command()
+def validate(names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
+             path: PathOpt = None) -> None:
+    """Validate environments; exit 1 with a report if any fails."""
+    from awm.validate import validate_env
+
+    reg = Registry(path or [])
+    targets = names or list(reg.entries())
+    failed = 0
+    for name in targets:
+        report = validate_env(name, reg)
+        stats = ", ".join(f"{v} {k}" for k, v in report.stats.items())
+        if report.ok:
+            console.print(f"[green]✓[/green] {name} is valid ({stats})")
+        else:
+            failed += 1
+            console.print(f"[red]✗[/red] {name}: {len(report.problems)} problem(s)")
+            for p in report.problems:
+                console.print(f"    - {p}", markup=False)
+    if failed:
+        console.print(f"[red]{failed} of {len(targets)} environment(s) failed validation[/red]")
+        raise typer.Exit(1)
+
+
+@app.command()
+def demo(env: Annotated[str, typer.Argument(help="environment")] = "online_store",
+         task: Annotated[str | None, typer.Option(help="task id (default: the env's default task)")] = None,
+         path: PathOpt = None) -> None:
+    """Play one task with its gold solution, printing each step's call, result, diff and rewards."""
+    try:
+        world = Registry(path or []).load(env)
+        ct = world.task(task or world.default_task)
+    except AwmError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(1) from e
+    ep = world.episode(ct.id, seed=0)
+    console.rule(f"{world.id}-v{world.version} · task {ct.id} ({ct.task.kind})")
+    console.print(f"[bold]Task:[/bold] {ct.task.instruction}\n")
+    for i, call in enumerate(ct.verifier.gold.calls, start=1):
+        res = ep.call(call.tool, call.arguments)
+        console.print(f"[bold cyan]step {i}[/bold cyan] {call.tool}({json.dumps(call.arguments)})")
+        body = res.result if res.ok else res.error.to_dict() if res.error else None
+        text = json.dumps(body, default=str)
+        console.print(f"  result: {text[:400]}{'…' if len(text) > 400 else ''}", markup=False)
+        for change in res.diff.to_dict()[:8]:
+            console.print(f"  diff: {json.dumps(change, default=str)}", markup=False)
+        ch = res.rewards
+        console.print(f"  rewards: progress={ch.progress:.2f} Δ={ch.progress_delta:+.2f} checks={ch.checks} "
+                      f"noop={ch.noop} redundant={ch.redundant} collateral={ch.collateral}", markup=False)
+    final = ep.submit(ct.verifier.gold.answer)
+    console.print(f"[bold]submit[/bold] answer={ct.verifier.gold.answer!r}")
+    ch = final.rewards
+    colour = "green" if ch.outcome == 1.0 else "red"
+    console.print(f"[{colour}]outcome={ch.outcome}[/{colour}] answer_correct={ch.answer_correct} "
+                  f"checks={ch.checks} collateral={ch.collateral} reward={final.reward}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,335 @@
+"""An episode: one isolated in-memory copy of a world's database, driven by tool calls.
+
+Every call is validated, runs in its own transaction, and returns a ``StepResult`` with the tool's
+result (or a clear error), this step's row-level diff and every reward channel. Agent mistakes are
+results, never exceptions; only misuse by the caller (a call after the end) raises.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from awm import verify
+from awm.answers import match_answer
+from awm.diff import EMPTY, Diff, RowChange, collateral, diff_tables
+from awm.errors import EpisodeClosedError, ToolError
+from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
+from awm.tooling import Db, format_validation_error
+
+if TYPE_CHECKING:
+    from awm.world import CompiledTask, World
+
+MAX_ARGUMENT_BYTES = 65_536  # a larger arguments object is rejected before it is parsed
+MAX_VM_STEPS = 5_000  # x 1,000 SQLite VM instructions per call: a deterministic time limit
+
+
+@dataclass(frozen=True, slots=True)
+class CallError:
+    code: str  # unknown_tool | invalid_arguments | tool_error | timeout | internal_error
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(slots=True)
+class StepResult:
+    """What one action did."""
+
+    tool: str | None
+    arguments: Any
+    ok: bool
+    result: Any = None
+    error: CallError | None = None
+    diff: Diff = EMPTY
+    rewards: RewardChannels = field(default_factory=RewardChannels)
+    reward: float = 0.0
+    done: bool = False
+
+    def observation(self) -> dict[str, Any]:
+        """What the agent sees: the result or the error. Never reward channels."""
+        if self.tool is None:
+            return {"ok": self.ok, "submitted": True}
+        if self.ok:
+            return {"ok": True, "result": self.result}
+        assert self.error is not None
+        return {"ok": False, "error": self.error.to_dict()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tool": self.tool, "arguments": self.arguments, "ok": self.ok, "result": self.result,
+                "error": self.error.to_dict() if self.error else None, "diff": self.diff.to_dict(),
+                "rewards": self.rewards.to_dict(), "reward": self.reward, "done": self.done}
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The verifier's verdict on the current state (and an answer, if given)."""
+
+    checks: dict[str, bool]
+    progress: float
+    answer_correct: bool | None
+    answer_reason: str
+    collateral: tuple[RowChange, ...]
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything needed to put an episode back exactly where it was."""
+
+    blob: bytes
+    steps: int
+    version: int
+    done: bool
+    seen: dict[str, int]
+    touched: frozenset[str]
+    checks: dict[str, bool]
+    phi: float
+    checks_version: int
+
+
+class Episode:
+    """One isolated run of one task. Not thread-safe: serialise calls per episode."""
+
+    def __init__(self, world: World, task: CompiledTask, *, seed: int = 0,
+                 reward: str | RewardSpec | RewardFn | None = None, blob: bytes | None = None):
+        self.world = world
+        self.task = task
+        self.seed = seed
+        self.reward_spec = reward
+        self._reward, self._gamma = reward_fn(reward)
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.deserialize(blob if blob is not None else world.seed_blob)
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.set_progress_handler(self._tick, 1000)
+        self.conn = conn
+        self.db = Db(conn, world.plans, world.clock, world.columns)
+        self.steps = 0
+        self.version = 0  # bumped by every step that changes the database
+        self.done = False
+        self._ops = 0
+        self._seen: dict[str, int] = {}
+        self._touched: set[str] = set()
+        self._checks: dict[str, bool] = dict(task.initial_checks)
+        self._phi = task.initial_progress
+        self._checks_version = 0
+        self._initial_attached = False
+
+    # -- actions --------------------------------------------------------------------------------
+    def call(self, tool: str, arguments: dict[str, Any] | str | None = None) -> StepResult:
+        """Run one tool call. ``arguments`` may be a dict or a JSON object string."""
+        self._ensure_open()
+        self.steps += 1
+        ch = RewardChannels(checks=dict(self._checks), progress=self._phi)
+        td = self.world.tools.get(tool) if isinstance(tool, str) else None
+        if td is None:
+            ch.unknown_tool = True
+            return self._finish(StepResult(str(tool), arguments, False, error=CallError("unknown_tool", self._unknown_tool(tool))), ch)
+        args, problem = _parse_arguments(arguments)
+        if problem is None:
+            assert args is not None
+            try:
+                kwargs = td.validate(args)
+            except ValidationError as e:
+                problem = format_validation_error(td.name, e, list(td.parameters.get("properties", {})))
+        if problem is not None:
+            ch.invalid_arguments = True
+            return self._finish(StepResult(td.name, arguments, False, error=CallError("invalid_arguments", problem)), ch)
+        key = td.name + json.dumps(args, sort_keys=True, default=str)
+        ch.redundant = self._seen.get(key) == self.version
+        self._seen[key] = self.version
+        return self._execute(td.name, args, kwargs, td.write, ch)
+
+    def submit(self, answer: str | None = None) -> StepResult:
+        """End the episode, optionally with a final answer; the result carries the outcome."""
+        self._ensure_open()
+        self.steps += 1
+        self.done = True
+        ev = self.evaluate(answer)
+        ch = RewardChannels(outcome=1.0 if ev.passed else 0.0, checks=ev.checks, progress=ev.progress,
+                            progress_delta=-ev.progress, answer_correct=ev.answer_correct,
+                            collateral=len(ev.collateral))
+        res = StepResult(None, {"answer": answer}, True, rewards=ch, done=True)
+        res.reward = self._reward(ch)
+        return res
+
+    # -- inspection -----------------------------------------------------------------------------
+    def evaluate(self, answer: str | None = None) -> Evaluation:
+        """Judge the current state without ending the episode."""
+        t = self.task
+        net = self.diff_from_initial()
+        bad = tuple(collateral(net, t.allowed))
+        answer_ok, reason = None, ""
+        if t.verifier.answer is not None:
+            a = t.verifier.answer
+            answer_ok, reason = match_answer(answer, t.expected, a.match, a.tolerance, t.forbidden)
+        checks = dict(self._refresh_checks())
+        passed = all(checks.values()) and answer_ok is not False and not bad
+        return Evaluation(checks, self._phi, answer_ok, reason, bad, passed)
+
+    def diff_from_initial(self) -> Diff:
+        """Net row changes since the start of the episode."""
+        if not self._touched:
+            return EMPTY
+        self._attach_initial()
+        return diff_tables(self.conn, [self.world.tables[t] for t in sorted(self._touched)], "initial")
+
+    def state_bytes(self) -> bytes:
+        """The database, serialised: byte-identical for the same seed and actions."""
+        return self.conn.serialize()
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Read-only SQL for inspection by infrastructure (never exposed to the agent)."""
+        self.conn.execute("PRAGMA query_only = ON")
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        finally:
+            self.conn.execute("PRAGMA query_only = OFF")
+
+    # -- snapshot / restore / fork ---------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.conn.serialize(), self.steps, self.version, self.done, dict(self._seen),
+                        frozenset(self._touched), dict(self._checks), self._phi, self._checks_version)
+
+    def restore(self, snap: Snapshot) -> None:
+        self.conn.deserialize(snap.blob)
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.steps, self.version, self.done = snap.steps, snap.version, snap.done
+        self._seen = dict(snap.seen)
+        self._touched = set(snap.touched)
+        self._checks, self._phi, self._checks_version = dict(snap.checks), snap.phi, snap.checks_version
+
+    def fork(self) -> Episode:
+        """An independent copy of this episode at its current state."""
+        snap = self.snapshot()
+        other = Episode(self.world, self.task, seed=self.seed, reward=self.reward_spec, blob=snap.blob)
+        other.restore(snap)
+        return other
+
+    def close(self) -> None:
+        self.done = True
+        self.conn.close()
+
+    # -- internals ------------------------------------------------------------------------------
+    def _execute(self, name: str, args: dict[str, Any], kwargs: dict[str, Any], write: bool,
+                 ch: RewardChannels) -> StepResult:
+        conn, db = self.conn, self.db
+        before = conn.serialize() if write else None
+        changes = conn.total_changes
+        db._writable = write
+        db.touched = set()
+        self._ops = 0
+        error: CallError | None = None
+        result: Any = None
+        completed = False
+        if write:
+            conn.execute("BEGIN")
+        try:
+            result = self.world.tools[name].fn(db, **kwargs)
+            json.dumps(result)
+            completed = True
+        except ToolError as e:
+            error = CallError("tool_error", str(e) or "the tool refused the request")
+        except sqlite3.IntegrityError as e:
+            error = CallError("tool_error", f"the database rejected the change: {e}")
+        except sqlite3.OperationalError as e:
+            if "interrupted" in str(e):
+                error = CallError("timeout", f"{name} took too long and was stopped; narrow the request")
+            else:
+                error = CallError("internal_error", f"{name} failed: {e}")
+        except Exception as e:  # a bug in the environment (incl. ToolDefinitionError), not the agent's fault
+            error = CallError("internal_error", f"{name} failed inside the environment: {type(e).__name__}: {e}")
+        finally:  # also on KeyboardInterrupt: never leave a half-applied call behind
+            db._writable = False
+            if conn.in_transaction:
+                conn.execute("COMMIT" if completed else "ROLLBACK")
+        if error is not None:
+            ch.tool_error = error.code == "tool_error"
+            ch.timeout = error.code == "timeout"
+            ch.crashed = error.code == "internal_error"
+            return self._finish(StepResult(name, args, False, error=error), ch)
+        diff = EMPTY
+        if write and conn.total_changes != changes and db.touched:
+            touched = set(db.touched)
+            for t in db.touched:
+                touched |= self.world.cascades.get(t, frozenset())
+            assert before is not None
+            verify.attach_copy(conn, "prev", before)
+            diff = diff_tables(conn, [self.world.tables[t] for t in sorted(touched) if t in self.world.tables], "prev")
+            if diff:
+                self.version += 1
+                self._touched |= set(diff.tables)
+        ch.noop = write and not diff
+        ch.collateral = len(collateral(diff, self.task.allowed))
+        if diff:
+            old_phi = self._phi
+            ch.checks = dict(self._refresh_checks())
+            ch.progress = self._phi
+            ch.progress_delta = self._gamma * self._phi - old_phi
+        return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
+
+    def _finish(self, res: StepResult, ch: RewardChannels) -> StepResult:
+        if not ch.progress_delta:
+            ch.progress_delta = (self._gamma - 1.0) * self._phi
+        res.rewards = ch
+        res.reward = self._reward(ch)
+        return res
+
+    def _refresh_checks(self) -> dict[str, bool]:
+        if self._checks_version != self.version and self.task.verifier.checks:
+            self._attach_initial()
+            self._ops = 0
+            self._checks = verify.run_checks(self.conn, self.task.verifier.checks)
+            self._phi = verify.progress(self.task.verifier.checks, self._checks)
+        self._checks_version = self.version
+        return self._checks
+
+    def _attach_initial(self) -> None:
+        if not self._initial_attached:
+            verify.attach_copy(self.conn, "initial", self.world.seed_blob)
+            self._initial_attached = True
+
+    def _tick(self) -> int:
+        self._ops += 1
+        return 1 if self._ops > MAX_VM_STEPS else 0
+
+    def _ensure_open(self) -> None:
+        if self.done:
+            raise EpisodeClosedError(
+                f"episode of task {self.task.id!r} has ended; start a new one with world.episode(...)")
+
+    def _unknown_tool(self, tool: object) -> str:
+        names = list(self.world.tools)
+        close = difflib.get_close_matches(str(tool), names, 3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        shown = ", ".join(names[:40]) + (" ..." if len(names) > 40 else "")
+        return f"unknown tool {str(tool)[:80]!r}.{hint} Available tools: {shown}"
+
+
+def _parse_arguments(arguments: Any) -> tuple[dict[str, Any] | None, str | None]:
+    if arguments is None:
+        return {}, None
+    if isinstance(arguments, (str, bytes)):
+        if len(arguments) > MAX_ARGUMENT_BYTES:
+            return None, f"arguments are {len(arguments)} bytes; the limit is {MAX_ARGUMENT_BYTES}"
+        if not str(arguments).strip():
+            return {}, None
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError as e:
+            return None, f"arguments are not valid JSON ({e.msg} at position {e.pos}); send a JSON object"
+    if not isinstance(arguments, dict):
+        return None, f"arguments must be a JSON object, not {type(arguments).__name__}"
+    try:
+        size = len(json.dumps(arguments))
+    except (TypeError, ValueError):
+        return None, "arguments must contain only JSON values"
+    if size > MAX_ARGUMENT_BYTES:
+        return None, f"arguments are {size} bytes; the limit is {MAX_ARGUMENT_BYTES}"
+    return arguments, None

@@ -1,0 +1,73 @@
+"""One error tree for the whole package.
+
+    AwmError
+    ├── BundleError              a bundle on disk is malformed (bad JSON, DDL, seed, tools.py, verifier SQL)
+    │   └── UnsafeSqlError       verifier SQL that is not a single read-only SELECT
+    ├── ToolDefinitionError      a @tool function whose signature cannot become a schema
+    ├── UnknownEnvironmentError  no such environment in the registry (with "did you mean")
+    ├── UnknownTaskError         no such task in an environment
+    ├── EpisodeError             misuse of an episode
+    │   └── EpisodeClosedError   a call or submit after the episode ended
+    └── ToolError                raised by environment code: the agent did something wrong;
+                                 it becomes an observation, never an exception out of a step
+"""
+
+from __future__ import annotations
+
+
+class AwmError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class BundleError(AwmError):
+    """A bundle on disk cannot be loaded; ``problems`` lists every reason found."""
+
+    def __init__(self, env: str, problems: list[str]):
+        self.env = env
+        self.problems = problems
+        super().__init__(f"environment {env!r} is malformed: " + "; ".join(problems))
+
+
+class UnsafeSqlError(BundleError):
+    """Verifier SQL that is not a single read-only SELECT."""
+
+
+class ToolDefinitionError(AwmError):
+    """A tool function that cannot be turned into a tool (bad signature, missing docstring)."""
+
+
+class UnknownEnvironmentError(AwmError, KeyError):
+    """No environment of that name; ``suggestions`` holds the closest names."""
+
+    def __init__(self, name: str, suggestions: list[str], available: list[str]):
+        self.name = name
+        self.suggestions = suggestions
+        hint = f" Did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        avail = ", ".join(available) if available else "none"
+        super().__init__(f"unknown environment {name!r}.{hint} Available: {avail}.")
+
+    def __str__(self) -> str:  # KeyError would quote the message otherwise
+        return str(self.args[0])
+
+
+class UnknownTaskError(AwmError, KeyError):
+    """No task of that id in the environment."""
+
+    def __init__(self, env: str, task_id: str, suggestions: list[str]):
+        hint = f" Did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        super().__init__(f"environment {env!r} has no task {task_id!r}.{hint}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class EpisodeError(AwmError):
+    """Misuse of an episode by the caller (not by the agent)."""
+
+
+class EpisodeClosedError(EpisodeError):
+    """The episode has ended (answer submitted or closed); start a new one."""
+
+
+class ToolError(AwmError):
+    """Raised by a tool when the agent asked for something wrong. The message is shown to the agent."""

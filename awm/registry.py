@@ -1,0 +1,112 @@
+"""Finds environment bundles: the repository's ``envs/`` + ``verifiers/`` and any extra roots a
+user adds (argument, or the ``AWM_PATH`` environment variable, ``os.pathsep``-separated).
+
+A root is a folder holding ``envs/<env>/`` and ``verifiers/<env>/``. A malformed bundle is reported
+in ``entries()`` with its error and skipped; it never takes the registry down.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from awm.bundle import Manifest
+from awm.errors import AwmError, BundleError, UnknownEnvironmentError
+from awm.loader import read_bundle, read_manifest
+from awm.world import World
+
+ENV_VAR = "AWM_PATH"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One bundle found on disk; ``error`` is set when its manifest cannot be read."""
+
+    name: str
+    env_dir: Path
+    verifier_dir: Path
+    manifest: Manifest | None
+    error: str | None = None
+
+    @property
+    def gym_id(self) -> str:
+        return f"awm/{self.name}-v{self.manifest.version if self.manifest else 0}"
+
+
+def default_roots(extra: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
+    roots = [Path(p) for p in extra]
+    roots += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+    if (REPO_ROOT / "envs").is_dir():
+        roots.append(REPO_ROOT)
+    return roots
+
+
+class Registry:
+    """Bundles by name. Worlds are compiled on first ``load`` and cached."""
+
+    def __init__(self, roots: Sequence[str | os.PathLike[str]] | None = None, *, include_default: bool = True):
+        self.roots = default_roots(roots or ()) if include_default else [Path(r) for r in roots or ()]
+        self._worlds: dict[str, World] = {}
+        self._lock = threading.Lock()
+        self._entries: dict[str, Entry] | None = None
+
+    def entries(self) -> dict[str, Entry]:
+        """Every bundle found, first root wins on a name clash."""
+        if self._entries is None:
+            found: dict[str, Entry] = {}
+            for root in self.roots:
+                env_root = root / "envs"
+                if not env_root.is_dir():
+                    continue
+                for d in sorted(p for p in env_root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+                    if d.name in found or not (d / "env.json").exists():
+                        continue
+                    vdir = root / "verifiers" / d.name
+                    try:
+                        found[d.name] = Entry(d.name, d, vdir, read_manifest(d))
+                    except AwmError as e:
+                        found[d.name] = Entry(d.name, d, vdir, None, str(e))
+            self._entries = found
+        return self._entries
+
+    def names(self) -> list[str]:
+        """Names of the bundles whose manifest reads cleanly."""
+        return sorted(n for n, e in self.entries().items() if e.error is None)
+
+    def load(self, name: str) -> World:
+        """The compiled world, or ``UnknownEnvironmentError`` / ``BundleError``."""
+        with self._lock:
+            if name in self._worlds:
+                return self._worlds[name]
+            entries = self.entries()
+            entry = entries.get(name)
+            if entry is None:
+                raise UnknownEnvironmentError(name, difflib.get_close_matches(name, list(entries), 3), sorted(entries))
+            if entry.error is not None:
+                raise BundleError(name, [entry.error])
+            world = World(read_bundle(entry.env_dir, entry.verifier_dir))
+            self._worlds[name] = world
+            return world
+
+    def refresh(self) -> None:
+        with self._lock:
+            self._entries = None
+            self._worlds.clear()
+
+
+@cache
+def default_registry() -> Registry:
+    return Registry()
+
+
+def load(name: str, *, paths: Sequence[str | os.PathLike[str]] | None = None) -> World:
+    """Compile environment ``name`` from the default registry (plus ``paths``, if given)."""
+    if paths:
+        return Registry(paths).load(name)
+    return default_registry().load(name)

@@ -1,0 +1,270 @@
+"""What environment code imports: ``@tool``, ``ToolError`` and the ``Db`` handle.
+
+A tool is a plain typed function whose first parameter is the ``Db``. Its signature and docstring
+become the JSON Schema the agent sees; pydantic validates arguments before the function runs.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sqlite3
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from awm.errors import ToolDefinitionError, ToolError
+
+__all__ = ["Db", "ToolDef", "ToolError", "tool"]
+
+MAX_STRING = 10_000  # longest string argument a tool accepts
+
+_NONDETERMINISTIC = re.compile(r"\bcurrent_(time|date|timestamp)\b|'now'|\brandom(blob)?\s*\(", re.I)
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class StatementPlan:
+    """What one SQL text does, learned once per world through the SQLite authorizer."""
+
+    writes: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDef:
+    """A tool ready to run: its function, argument model and JSON Schema."""
+
+    name: str
+    fn: Callable[..., Any]
+    write: bool
+    description: str
+    args_model: type[BaseModel]
+    parameters: dict[str, Any]
+
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Validated keyword arguments, or ``ValidationError``."""
+        model = self.args_model.model_validate(arguments)
+        return {k: getattr(model, k) for k in type(model).model_fields}
+
+
+def tool(fn: Callable[..., Any] | None = None, *, write: bool = False, name: str | None = None) -> Any:
+    """Mark a function as a tool. ``@tool`` reads; ``@tool(write=True)`` may change the database."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        f.__awm_tool__ = build_tool(f, write=write, name=name)  # type: ignore[attr-defined]
+        return f
+
+    return wrap(fn) if fn is not None else wrap
+
+
+def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into its description and ``Args:`` entries."""
+    doc = inspect.cleandoc(doc or "")
+    head, _, rest = doc.partition("\nArgs:")
+    args: dict[str, str] = {}
+    current = None
+    for line in rest.splitlines():
+        if line and not line[0].isspace() and line.rstrip().endswith(":"):
+            break  # next section (Returns:, Raises:)
+        m = re.match(r"^\s+(\w+)\s*(?:\([^)]*\))?:\s*(.*)$", line)
+        if m and (current is None or len(line) - len(line.lstrip()) <= 8):
+            current = m.group(1)
+            args[current] = m.group(2).strip()
+        elif current and line.strip():
+            args[current] = (args[current] + " " + line.strip()).strip()
+    description = " ".join(p.strip() for p in head.strip().split("\n\n")[0].splitlines())
+    return description, args
+
+
+_ALLOWED_LEAF = (int, float, str, bool, type(None))
+
+
+def _check_annotation(ann: Any, where: str) -> None:
+    origin = typing.get_origin(ann)
+    if ann in _ALLOWED_LEAF:
+        return
+    if origin in (typing.Union, types.UnionType):
+        for a in typing.get_args(ann):
+            _check_annotation(a, where)
+        return
+    if origin is typing.Literal:
+        return
+    if origin in (list, Sequence) and typing.get_args(ann):
+        _check_annotation(typing.get_args(ann)[0], where)
+        return
+    raise ToolDefinitionError(f"{where}: unsupported type {ann!r}; use int, float, str, bool, Literal, X | None or list[X]")
+
+
+def _strip_titles(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _strip_titles(v) for k, v in schema.items() if k != "title"}
+    if isinstance(schema, list):
+        return [_strip_titles(v) for v in schema]
+    return schema
+
+
+def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None) -> ToolDef:
+    tool_name = name or f.__name__
+    where = f"tool {tool_name!r}"
+    if not re.match(r"^[A-Za-z][A-Za-z0-9_]{0,63}$", tool_name):
+        raise ToolDefinitionError(f"{where}: name must match [A-Za-z][A-Za-z0-9_]*")
+    description, arg_docs = parse_docstring(f.__doc__ or "")
+    if not description:
+        raise ToolDefinitionError(f"{where}: needs a docstring saying what it does")
+    sig = inspect.signature(f)
+    hints = typing.get_type_hints(f)
+    params = list(sig.parameters.values())
+    if not params:
+        raise ToolDefinitionError(f"{where}: the first parameter must be the Db handle")
+    fields: dict[str, Any] = {}
+    for p in params[1:]:
+        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            raise ToolDefinitionError(f"{where}: parameter {p.name!r} must be a plain named parameter")
+        if p.name not in hints:
+            raise ToolDefinitionError(f"{where}: parameter {p.name!r} needs a type hint")
+        _check_annotation(hints[p.name], f"{where} parameter {p.name!r}")
+        default = ... if p.default is p.empty else p.default
+        fields[p.name] = (hints[p.name], Field(default, description=arg_docs.get(p.name) or None))
+    config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING)
+    model = create_model(f"{tool_name}_arguments", __config__=config, **fields)
+    schema = _strip_titles(model.model_json_schema())
+    schema.setdefault("properties", {})
+    schema["additionalProperties"] = False
+    return ToolDef(tool_name, f, write, description, model, schema)
+
+
+def format_validation_error(tool_name: str, err: ValidationError, accepted: Sequence[str]) -> str:
+    """One line per problem, naming the argument and what to send instead."""
+    lines = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e["loc"]) or "arguments"
+        kind = e["type"]
+        if kind == "missing":
+            lines.append(f"missing required argument {loc!r}")
+        elif kind == "extra_forbidden":
+            lines.append(f"unknown argument {loc!r} (this tool takes: {', '.join(accepted) or 'no arguments'})")
+        else:
+            got = repr(e.get("input"))
+            got = got if len(got) <= 60 else got[:57] + "..."
+            lines.append(f"argument {loc!r}: {e['msg']} (got {got})")
+    return f"invalid arguments for {tool_name}: " + "; ".join(lines)
+
+
+class Db:
+    """The database handle a tool receives. SQL text is constant; values are bound parameters."""
+
+    __slots__ = ("_conn", "_plans", "_clock", "_writable", "_tables", "touched")
+
+    def __init__(self, conn: sqlite3.Connection, plans: dict[str, StatementPlan], clock: datetime,
+                 tables: Mapping[str, Sequence[str]]):
+        self._conn = conn
+        self._plans = plans
+        self._clock = clock
+        self._tables = tables
+        self._writable = False
+        self.touched: set[str] = set()
+
+    # -- time ---------------------------------------------------------------------------------
+    def now(self) -> datetime:
+        """The world's frozen clock."""
+        return self._clock
+
+    def today(self) -> date:
+        return self._clock.date()
+
+    # -- queries ------------------------------------------------------------------------------
+    def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[dict[str, Any]]:
+        """All rows as dicts."""
+        cur = self._run(sql, params)
+        cols = [d[0] for d in cur.description or ()]
+        return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+
+    def one(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> dict[str, Any] | None:
+        """The first row as a dict, or None."""
+        cur = self._run(sql, params)
+        row = cur.fetchone()
+        if row is None:
+            return None
+        return dict(zip([d[0] for d in cur.description], row, strict=True))
+
+    def value(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
+        """The first column of the first row, or None."""
+        row = self._run(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> int:
+        """Run a write statement; returns the number of rows changed."""
+        return self._run(sql, params).rowcount
+
+    def insert(self, table: str, values: Mapping[str, Any]) -> int:
+        """Insert one row; returns its rowid (the INTEGER PRIMARY KEY when there is one)."""
+        cols = self._tables.get(table)
+        if cols is None:
+            raise ToolDefinitionError(f"insert into unknown table {table!r}")
+        bad = [c for c in values if c not in cols or not _IDENT.match(c)]
+        if bad:
+            raise ToolDefinitionError(f"insert into {table!r}: unknown columns {bad}")
+        names = list(values)
+        sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
+        cur = self._run(sql, [values[c] for c in names])
+        return int(cur.lastrowid or 0)
+
+    # -- engine -------------------------------------------------------------------------------
+    def _run(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> sqlite3.Cursor:
+        plan = self._plans.get(sql)
+        if plan is None:
+            return self._learn(sql, params)
+        if plan.writes:
+            if not self._writable:
+                raise ToolDefinitionError("a read tool tried to write; declare it @tool(write=True)")
+            self.touched |= plan.writes
+        return self._conn.execute(sql, params)
+
+    def _learn(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> sqlite3.Cursor:
+        """First sight of this SQL text in this world: prepare it under the authorizer."""
+        if _NONDETERMINISTIC.search(sql):
+            raise ToolDefinitionError("tool SQL must not read the wall clock or random(); use db.now()")
+        writes: set[str] = set()
+        denied: list[str] = []
+
+        def authorize(action: int, arg1: str | None, arg2: str | None, dbname: str | None, _t: str | None) -> int:
+            if dbname not in (None, "main", "temp"):
+                denied.append(f"access to schema {dbname!r}")
+                return sqlite3.SQLITE_DENY
+            if action in _WRITE_ACTIONS:
+                if arg1 and not arg1.startswith("sqlite_"):
+                    writes.add(arg1)
+                if not self._writable:
+                    denied.append(f"write to {arg1!r} from a read tool; declare it @tool(write=True)")
+                    return sqlite3.SQLITE_DENY
+                return sqlite3.SQLITE_OK
+            if action in _ALLOWED_ACTIONS:
+                return sqlite3.SQLITE_OK
+            if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() not in _DENIED_FUNCTIONS:
+                return sqlite3.SQLITE_OK
+            denied.append(f"statement kind {action} ({arg1 or arg2 or ''})")
+            return sqlite3.SQLITE_DENY
+
+        self._conn.set_authorizer(authorize)
+        try:
+            cur = self._conn.execute(sql, params)
+        except sqlite3.DatabaseError as e:
+            if denied:
+                raise ToolDefinitionError("tool SQL not allowed: " + "; ".join(denied)) from e
+            raise
+        finally:
+            self._conn.set_authorizer(None)
+        frozen = frozenset(writes)
+        self._plans[sql] = StatementPlan(frozen)
+        self.touched |= frozen
+        return cur
+
+
+_WRITE_ACTIONS = {sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE}
+_ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_RECURSIVE}
+_DENIED_FUNCTIONS = {"load_extension", "random", "randomblob", "readfile", "writefile", "edit", "fts3_tokenizer"}

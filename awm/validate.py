@@ -1,0 +1,133 @@
+"""``awm validate``: an environment is sound only if its judges discriminate and its gold solutions work.
+
+For every task: the gold solution replays with no error and scores outcome 1; the initial state and an
+empty trajectory score 0; every non-guard check is false at the start and true at the end (guards
+hold at both ends); the gold path writes nothing outside the allowed set; the replay is deterministic.
+Every tool's argument schema must be a valid JSON Schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import jsonschema
+
+from awm.bundle import TaskKind
+from awm.errors import AwmError, EpisodeError
+from awm.registry import Registry
+from awm.world import World
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass
+class Report:
+    env: str
+    problems: list[Problem] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, where: str, message: str) -> None:
+        self.problems.append(Problem(where, message))
+
+
+def validate_env(name: str, registry: Registry) -> Report:
+    report = Report(name)
+    try:
+        world = registry.load(name)
+    except AwmError as e:
+        for p in getattr(e, "problems", [str(e)]):
+            report.add("bundle", p)
+        return report
+    validate_world(world, report)
+    return report
+
+
+def validate_world(world: World, report: Report) -> None:
+    report.stats = {
+        "tables": len(world.tables),
+        "tools": len(world.tools),
+        "write_tools": sum(t.write for t in world.tools.values()),
+        "tasks": len(world.tasks),
+        "seed_rows": sum(len(r) for r in world.files.seed.tables.values()),
+    }
+    for t in world.tools.values():
+        try:
+            jsonschema.Draft202012Validator.check_schema(t.parameters)
+        except jsonschema.SchemaError as e:
+            report.add(f"tool {t.name}", f"argument schema is not valid JSON Schema: {e.message}")
+    for task_id in world.task_ids:
+        _validate_task(world, task_id, report)
+
+
+def _validate_task(world: World, task_id: str, report: Report) -> None:
+    where = f"task {task_id}"
+    ct = world.tasks[task_id]
+    v = ct.verifier
+    for c in v.checks:
+        initial = ct.initial_checks[c.name]
+        if c.guard and not initial:
+            report.add(where, f"guard {c.name!r} does not hold on the initial state")
+        if not c.guard and initial:
+            report.add(where, f"check {c.name!r} already holds on the initial state (mark it guard or fix it)")
+    if ct.task.kind == TaskKind.information and v.answer is None:
+        report.add(where, "an information task needs an answer check")
+    if ct.task.kind != TaskKind.information and not any(not c.guard for c in v.checks):
+        report.add(where, "a write task needs at least one non-guard check")
+    # empty trajectory: submit at once, with nothing and with the gold answer
+    for label, answer in (("an empty answer", None), ("the gold answer without acting", v.gold.answer)):
+        if label.startswith("the gold") and v.checks == []:
+            continue
+        ep = world.episode(task_id)
+        if ep.submit(answer).rewards.outcome != 0.0:
+            report.add(where, f"the initial state with {label} scores outcome 1: the verifier does not discriminate")
+        ep.close()
+    if v.answer is not None and ct.forbidden:
+        ep = world.episode(task_id)
+        dump = " ".join(str(x) for x in ct.expected + ct.forbidden)
+        if ep.submit(dump).rewards.outcome != 0.0 and not v.checks:
+            report.add(where, "an answer listing every candidate scores 1: forbidden_sql does not bite")
+        ep.close()
+    states = []
+    for _ in range(2):
+        ep = world.episode(task_id)
+        for i, call in enumerate(v.gold.calls):
+            try:
+                res = ep.call(call.tool, call.arguments)
+            except EpisodeError as e:
+                report.add(where, f"gold call {i} ({call.tool}): {e}")
+                return
+            if not res.ok:
+                assert res.error is not None
+                report.add(where, f"gold call {i} ({call.tool}) fails: {res.error.code}: {res.error.message}")
+                return
+            if res.rewards.collateral:
+                bad = [c for c in res.diff.changes if c.table not in ct.allowed or ct.allowed[c.table] is not None]
+                report.add(where, f"gold call {i} ({call.tool}) writes outside allowed_writes: "
+                           + ", ".join(sorted({f'{c.table}.{c.op}' for c in bad})))
+        ev = ep.evaluate(v.gold.answer)
+        states.append(ep.state_bytes())
+        if not states[1:]:
+            for name, ok in ev.checks.items():
+                if not ok:
+                    report.add(where, f"check {name!r} does not hold after the gold solution")
+            if ev.answer_correct is False:
+                report.add(where, f"the gold answer fails the answer check: {ev.answer_reason}")
+            if ev.collateral:
+                report.add(where, f"the gold path leaves {len(ev.collateral)} collateral row changes")
+            final = ep.submit(v.gold.answer)
+            if final.rewards.outcome != 1.0 and not any(p.where == where for p in report.problems):
+                report.add(where, "the gold solution does not score outcome 1")
+        ep.close()
+    if states[0] != states[1]:
+        report.add(where, "replaying the gold solution twice gives different database bytes")

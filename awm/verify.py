@@ -1,0 +1,64 @@
+"""The verifier engine: read-only SQL checks over the current state (initial state attached as
+schema ``initial``), progress Φ, and answer checks."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from awm.bundle import Check
+
+
+class CheckSqlError(Exception):
+    """Verifier SQL that fails at run time (unknown column, wrong shape)."""
+
+
+def attach_copy(conn: sqlite3.Connection, schema: str, blob: bytes) -> None:
+    """Attach an in-memory copy of ``blob`` to ``conn`` as ``schema`` (replacing it if attached)."""
+    attached = {r[1] for r in conn.execute("PRAGMA database_list")}
+    if schema not in attached:
+        conn.execute(f"ATTACH DATABASE ':memory:' AS {schema}")
+    conn.deserialize(blob, name=schema)
+
+
+def run_checks(conn: sqlite3.Connection, checks: Sequence[Check]) -> dict[str, bool]:
+    """Evaluate every check on a connection that refuses writes for the duration."""
+    out: dict[str, bool] = {}
+    if not checks:
+        return out
+    conn.execute("PRAGMA query_only = ON")
+    try:
+        for c in checks:
+            try:
+                cur = conn.execute(c.sql)
+                row = cur.fetchone()
+            except sqlite3.Error as e:
+                raise CheckSqlError(f"check {c.name!r} fails to run: {e}") from e
+            if row is None or len(row) != 1:
+                raise CheckSqlError(f"check {c.name!r} must return one row with one value")
+            out[c.name] = bool(row[0])
+    finally:
+        conn.execute("PRAGMA query_only = OFF")
+    return out
+
+
+def column_values(conn: sqlite3.Connection, sql: str) -> tuple[Any, ...]:
+    """The first column of every row of a read-only query."""
+    conn.execute("PRAGMA query_only = ON")
+    try:
+        return tuple(r[0] for r in conn.execute(sql).fetchall())
+    except sqlite3.Error as e:
+        raise CheckSqlError(f"answer SQL fails to run: {e}") from e
+    finally:
+        conn.execute("PRAGMA query_only = OFF")
+
+
+def progress(checks: Sequence[Check], results: Mapping[str, bool]) -> float:
+    """Φ(s): weighted fraction of non-guard checks that hold, or 0 if any guard fails."""
+    if any(c.guard and not results.get(c.name, False) for c in checks):
+        return 0.0
+    total = sum(c.weight for c in checks if not c.guard)
+    if total == 0:
+        return 0.0
+    return sum(c.weight for c in checks if not c.guard and results.get(c.name, False)) / total

@@ -1,0 +1,261 @@
+"""A compiled environment: the seed database as a blob, the tools, and the tasks with their judges.
+
+``World`` is built once per environment (milliseconds) and hands out isolated ``Episode`` objects
+(microseconds each: one ``deserialize`` of the seed blob into a fresh in-memory database).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import importlib.util
+import re
+import sqlite3
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from awm import verify
+from awm.bundle import Manifest, Task, TaskVerifier, ToolSpec
+from awm.diff import TableInfo, read_tables
+from awm.errors import AwmError, BundleError, UnknownTaskError
+from awm.loader import BundleFiles
+from awm.rewards import RewardFn, RewardSpec
+from awm.sqlcheck import read_only_problem
+from awm.tooling import StatementPlan, ToolDef
+
+if TYPE_CHECKING:
+    from awm.episode import Episode
+
+_NONDETERMINISTIC_DDL = re.compile(r"\bcurrent_(time|date|timestamp)\b|'now'|\brandom(blob)?\s*\(", re.I)
+
+
+@dataclass(frozen=True)
+class CompiledTask:
+    """A task joined with its verifier, plus what can be computed once from the initial state."""
+
+    task: Task
+    verifier: TaskVerifier
+    allowed: Mapping[str, frozenset[str] | None]
+    expected: tuple[Any, ...]  # expected answer values (empty when the task has no answer check)
+    forbidden: tuple[Any, ...]
+    initial_checks: Mapping[str, bool]
+    initial_progress: float
+
+    @property
+    def id(self) -> str:
+        return self.task.id
+
+
+def stable_int(*parts: object) -> int:
+    """A seed derived with sha256 (never Python's salted hash)."""
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+class World:
+    """One environment, compiled. Thread-safe to share; episodes are not."""
+
+    def __init__(self, files: BundleFiles):
+        self.files = files
+        self.manifest: Manifest = files.manifest
+        self.id = self.manifest.id
+        self.version = self.manifest.version
+        self.clock: datetime = self.manifest.clock
+        problems: list[str] = []
+        conn = self._build_seed(problems)
+        self.tables: dict[str, TableInfo] = read_tables(conn) if conn else {}
+        self.columns = {n: t.columns for n, t in self.tables.items()}
+        self.cascades = _cascades(conn) if conn else {}
+        self.tools: dict[str, ToolDef] = self._import_tools(problems)
+        if problems or conn is None:
+            raise BundleError(self.id, problems)
+        self.seed_blob: bytes = conn.serialize()
+        self.plans: dict[str, StatementPlan] = {}
+        self.tasks: dict[str, CompiledTask] = self._compile_tasks(conn, problems)
+        conn.close()
+        if problems:
+            raise BundleError(self.id, problems)
+        self.task_ids = [t.id for t in files.tasks]
+
+    # -- public ---------------------------------------------------------------------------------
+    def episode(self, task_id: str | None = None, seed: int = 0,
+                reward: str | RewardSpec | RewardFn | None = None) -> Episode:
+        """A fresh, isolated episode. No ``task_id``: a task chosen from ``seed``."""
+        from awm.episode import Episode
+
+        return Episode(self, self.task(task_id, seed), seed=seed, reward=reward)
+
+    def task(self, task_id: str | None = None, seed: int = 0) -> CompiledTask:
+        if task_id is None:
+            return self.tasks[self.task_ids[stable_int(self.id, seed) % len(self.task_ids)]]
+        try:
+            return self.tasks[task_id]
+        except KeyError:
+            raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, self.task_ids, 3)) from None
+
+    def tool_specs(self) -> list[ToolSpec]:
+        return [ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters)
+                for t in self.tools.values()]
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        return [s.openai() for s in self.tool_specs()]
+
+    @property
+    def default_task(self) -> str:
+        return self.manifest.default_task or self.task_ids[0]
+
+    def __repr__(self) -> str:
+        return f"<World {self.id}-v{self.version}: {len(self.tables)} tables, {len(self.tools)} tools, {len(self.tasks)} tasks>"
+
+    # -- compilation ----------------------------------------------------------------------------
+    def _build_seed(self, problems: list[str]) -> sqlite3.Connection | None:
+        schema = self.files.schema_sql
+        if m := _NONDETERMINISTIC_DDL.search(schema):
+            problems.append(f"schema.sql uses {m.group(0)!r}: the world must not read the wall clock or random()")
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            conn.executescript(schema)
+        except sqlite3.Error as e:
+            problems.append(f"schema.sql does not execute: {e}")
+            return None
+        conn.execute("PRAGMA foreign_keys = ON")
+        tables = read_tables(conn)
+        if not tables:
+            problems.append("schema.sql creates no table")
+        for name, t in tables.items():
+            if t.key == ("rowid",):
+                problems.append(f"table {name!r} has no PRIMARY KEY")
+        conn.execute("BEGIN")
+        for table, rows in self.files.seed.tables.items():
+            if table not in tables:
+                problems.append(f"seed.json: unknown table {table!r}")
+                continue
+            for i, row in enumerate(rows):
+                unknown = [c for c in row if c not in tables[table].columns]
+                if unknown:
+                    problems.append(f"seed.json {table}[{i}]: unknown columns {unknown}")
+                    continue
+                cols = list(row)
+                sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+                try:
+                    conn.execute(sql, [_seed_value(row[c]) for c in cols])
+                except (sqlite3.Error, TypeError) as e:
+                    problems.append(f"seed.json {table}[{i}]: {e}")
+                if len(problems) > 20:
+                    break
+        conn.execute("COMMIT")
+        for tbl, rowid, parent, _fk in conn.execute("PRAGMA foreign_key_check").fetchall()[:10]:
+            problems.append(f"seed.json: {tbl} row {rowid} references a missing {parent} row")
+        return conn
+
+    def _import_tools(self, problems: list[str]) -> dict[str, ToolDef]:
+        path = self.files.tools_path
+        name = f"_awm_tools_{self.id}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module: ModuleType = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        except AwmError as e:
+            problems.append(f"tools.py: {e}")
+            return {}
+        except Exception as e:  # untrusted module: any failure is a bundle problem
+            problems.append(f"tools.py does not import: {type(e).__name__}: {e}")
+            return {}
+        tools: dict[str, ToolDef] = {}
+        for obj in vars(module).values():
+            td = getattr(obj, "__awm_tool__", None)
+            if isinstance(td, ToolDef) and getattr(obj, "__module__", None) == name:
+                tools[td.name] = td
+        if not tools:
+            problems.append("tools.py defines no @tool function")
+        return tools
+
+    def _compile_tasks(self, conn: sqlite3.Connection, problems: list[str]) -> dict[str, CompiledTask]:
+        verifiers = {v.task_id: v for v in self.files.verifiers}
+        verify.attach_copy(conn, "initial", self.seed_blob)
+        out = {}
+        for task in self.files.tasks:
+            v = verifiers[task.id]
+            where = f"task {task.id!r}"
+            before = len(problems)
+            for sql, what in _verifier_sql(v):
+                if why := read_only_problem(sql):
+                    problems.append(f"{where} {what}: verifier SQL {why}")
+            allowed: dict[str, frozenset[str] | None] = {}
+            for w in v.allowed_writes:
+                if w.table not in self.tables:
+                    problems.append(f"{where} allowed_writes: unknown table {w.table!r}")
+                    continue
+                bad = [c for c in (w.columns or []) if c not in self.tables[w.table].columns]
+                if bad:
+                    problems.append(f"{where} allowed_writes: {w.table} has no columns {bad}")
+                allowed[w.table] = None if w.columns is None else frozenset(w.columns)
+            for call in v.gold.calls:
+                if call.tool not in self.tools:
+                    problems.append(f"{where} gold: unknown tool {call.tool!r}")
+            if not v.checks and v.answer is None:
+                problems.append(f"{where}: a verifier needs checks or an answer check")
+            names = [c.name for c in v.checks]
+            if len(set(names)) != len(names):
+                problems.append(f"{where}: check names must be unique")
+            if len(problems) > before:
+                continue
+            try:
+                checks = verify.run_checks(conn, v.checks)
+                expected: tuple[Any, ...] = ()
+                forbidden: tuple[Any, ...] = ()
+                if v.answer is not None:
+                    expected = verify.column_values(conn, v.answer.sql)
+                    if v.answer.forbidden_sql:
+                        forbidden = verify.column_values(conn, v.answer.forbidden_sql)
+                    if not expected:
+                        problems.append(f"{where}: answer SQL returns no value on the initial state")
+            except verify.CheckSqlError as e:
+                problems.append(f"{where}: {e}")
+                continue
+            out[task.id] = CompiledTask(task, v, allowed, expected, tuple(x for x in forbidden if x not in expected),
+                                        checks, verify.progress(v.checks, checks))
+        return out
+
+
+def _seed_value(v: Any) -> Any:
+    if isinstance(v, (dict, list)):
+        import json
+
+        return json.dumps(v, sort_keys=True)
+    return v
+
+
+def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:
+    out = [(c.sql, f"check {c.name!r}") for c in v.checks]
+    if v.answer is not None:
+        out.append((v.answer.sql, "answer"))
+        if v.answer.forbidden_sql:
+            out.append((v.answer.forbidden_sql, "forbidden_sql"))
+    return out
+
+
+def _cascades(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """parent table -> child tables that a write to the parent can change (ON DELETE/UPDATE actions)."""
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+    direct: dict[str, set[str]] = {}
+    for child in tables:
+        for fk in conn.execute(f"PRAGMA foreign_key_list({child})"):
+            on_update, on_delete = fk[5].upper(), fk[6].upper()
+            if {on_update, on_delete} - {"NO ACTION", "RESTRICT"}:
+                direct.setdefault(fk[2], set()).add(child)
+    closed: dict[str, frozenset[str]] = {}
+    for parent in direct:
+        seen, todo = set(), [parent]
+        while todo:
+            for c in direct.get(todo.pop(), ()):
+                if c not in seen:
+                    seen.add(c)
+                    todo.append(c)
+        closed[parent] = frozenset(seen)
+    return closed
