@@ -55,7 +55,7 @@ def validate(names: Annotated[list[str] | None, typer.Argument(help="environment
             failed += 1
             console.print(f"[red]✗[/red] {name}: {len(report.problems)} problem(s)")
             for p in report.problems:
-                console.print(f"    - {p}", markup=False)
+                console.print(f"    - {p}", markup=False, soft_wrap=True)
     if failed:
         console.print(f"[red]{failed} of {len(targets)} environment(s) failed validation[/red]")
         raise typer.Exit(1)

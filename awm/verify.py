@@ -22,8 +22,12 @@ def attach_copy(conn: sqlite3.Connection, schema: str, blob: bytes) -> None:
     conn.deserialize(blob, name=schema)
 
 
-def run_checks(conn: sqlite3.Connection, checks: Sequence[Check]) -> dict[str, bool]:
-    """Evaluate every check on a connection that refuses writes for the duration."""
+def run_checks(conn: sqlite3.Connection, checks: Sequence[Check], *, strict: bool = False) -> dict[str, bool]:
+    """Evaluate every check on a connection that refuses writes for the duration.
+
+    No row counts as false. A check that fails to run raises ``CheckSqlError`` when ``strict``
+    (at load time) and counts as false otherwise (mid-episode: the episode must go on).
+    """
     out: dict[str, bool] = {}
     if not checks:
         return out
@@ -31,13 +35,14 @@ def run_checks(conn: sqlite3.Connection, checks: Sequence[Check]) -> dict[str, b
     try:
         for c in checks:
             try:
-                cur = conn.execute(c.sql)
-                row = cur.fetchone()
+                row = conn.execute(c.sql).fetchone()
             except sqlite3.Error as e:
-                raise CheckSqlError(f"check {c.name!r} fails to run: {e}") from e
-            if row is None or len(row) != 1:
-                raise CheckSqlError(f"check {c.name!r} must return one row with one value")
-            out[c.name] = bool(row[0])
+                if strict:
+                    raise CheckSqlError(f"check {c.name!r} fails to run: {e}") from e
+                row = None
+            if strict and row is not None and len(row) != 1:
+                raise CheckSqlError(f"check {c.name!r} must return one value per row, not {len(row)}")
+            out[c.name] = row is not None and bool(row[0])
     finally:
         conn.execute("PRAGMA query_only = OFF")
     return out

@@ -206,7 +206,7 @@ class World:
             if len(problems) > before:
                 continue
             try:
-                checks = verify.run_checks(conn, v.checks)
+                checks = verify.run_checks(conn, v.checks, strict=True)
                 expected: tuple[Any, ...] = ()
                 forbidden: tuple[Any, ...] = ()
                 if v.answer is not None:

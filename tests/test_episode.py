@@ -1,0 +1,203 @@
+"""Episodes on a real in-memory SQLite database: isolation, transactions, bad input, channels."""
+
+import json
+
+import pytest
+
+from awm.errors import EpisodeClosedError
+from awm.rewards import RewardSpec
+
+
+def stock(ep, pid=1):
+    return ep.query("SELECT stock FROM products WHERE id = ?", (pid,))[0][0]
+
+
+def test_episodes_are_isolated(mini_world):
+    a = mini_world.episode("t02_buy_lamp")
+    b = mini_world.episode("t02_buy_lamp")
+    assert a.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2}).ok
+    assert stock(a) == 1 and stock(b) == 3
+
+
+def test_gold_path_scores_one_with_progress_and_diff(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    r = ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    assert r.ok and r.result == {"order_id": 2, "total_cents": 9198}
+    assert {(c.table, c.op) for c in r.diff.changes} == {("orders", "insert"), ("products", "update")}
+    upd = next(c for c in r.diff.changes if c.op == "update")
+    assert upd.key == {"id": 1} and upd.changed_columns == ["stock"]
+    assert r.rewards.checks == {"order_placed": True, "stock_taken": True, "other_orders_untouched": True}
+    assert r.rewards.progress == 1.0 and r.rewards.progress_delta == 1.0
+    assert r.reward == 0.0  # default scalar: outcome only
+    final = ep.submit()
+    assert final.done and final.rewards.outcome == 1.0 and final.reward == 1.0
+    assert final.rewards.progress_delta == -1.0  # Φ(terminal) = 0
+
+
+def test_progress_is_weighted(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    # taking stock without an order satisfies only the weight-1 check of 3
+    ep.call("place_order", {"customer_id": 1, "product_id": 3, "quantity": 1})
+    assert ep.evaluate().progress == 0.0
+
+
+def test_information_task_answer(mini_world):
+    ep = mini_world.episode("t01_lamp_price")
+    assert ep.submit("4599").rewards.outcome == 1.0
+    ep = mini_world.episode("t01_lamp_price")
+    r = ep.submit("45.99 dollars")
+    assert r.rewards.outcome == 0.0 and r.rewards.answer_correct is False
+
+
+def test_tool_error_leaves_no_partial_write(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    before = ep.state_bytes()
+    # place_order inserts the order *before* it checks stock, then raises: the insert must be rolled back
+    r = ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 5})
+    assert not r.ok and r.error.code == "tool_error" and "only 3 in stock" in r.error.message
+    assert r.rewards.tool_error and ep.state_bytes() == before and stock(ep) == 3
+
+
+def test_constraint_violation_is_a_tool_error_and_rolled_back(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    before = ep.state_bytes()
+    r = ep.call("place_order", {"customer_id": 99, "product_id": 1, "quantity": 1})  # FK fails on insert
+    assert r.error.code == "tool_error" and "FOREIGN KEY" in r.error.message
+    assert ep.state_bytes() == before
+
+
+@pytest.mark.parametrize(("tool", "args", "code", "fragment"), [
+    ("plac_order", {}, "unknown_tool", "Did you mean place_order"),
+    ("", {}, "unknown_tool", "unknown tool"),
+    ("place_order", {"customer_id": 1}, "invalid_arguments", "missing required argument 'product_id'"),
+    ("place_order", {"customer_id": 1, "product_id": 1, "colour": "red"}, "invalid_arguments", "unknown argument 'colour'"),
+    ("place_order", {"customer_id": "one", "product_id": 1}, "invalid_arguments", "argument 'customer_id'"),
+    ("place_order", {"customer_id": 1.5, "product_id": 1}, "invalid_arguments", "argument 'customer_id'"),
+    ("place_order", '{"customer_id": 1,', "invalid_arguments", "not valid JSON"),
+    ("place_order", "[1, 2]", "invalid_arguments", "JSON object"),
+    ("search_products", {"query": "x" * 20_000}, "invalid_arguments", "at most 10000 characters"),
+    ("search_products", json.dumps({"query": "x" * 1_000_000}), "invalid_arguments", "limit is"),
+    ("set_order_status", {"order_id": 1, "status": "shipped"}, "invalid_arguments", "'placed' or 'cancelled'"),
+])
+def test_bad_calls_are_observations_and_change_nothing(mini_world, tool, args, code, fragment):
+    ep = mini_world.episode("t02_buy_lamp")
+    before = ep.state_bytes()
+    r = ep.call(tool, args)
+    assert not r.ok and r.error.code == code and fragment in r.error.message, r.error
+    assert r.rewards.valid is False
+    assert r.observation() == {"ok": False, "error": {"code": code, "message": r.error.message}}
+    assert ep.state_bytes() == before and not ep.done
+
+
+def test_sql_in_arguments_is_data(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    before = ep.state_bytes()
+    r = ep.call("search_products", {"query": "'; DROP TABLE products; --"})
+    assert r.ok and r.result == []
+    r = ep.call("get_customer", {"email": "x' OR '1'='1"})
+    assert r.error.code == "tool_error"
+    assert ep.state_bytes() == before
+
+
+def test_empty_arguments_string_means_no_arguments(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    assert ep.call("search_products", "").error.code == "invalid_arguments"  # query is required
+    assert ep.call("sneaky_read", "").error.code == "internal_error"
+
+
+def test_read_tool_that_writes_is_refused(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    before = ep.state_bytes()
+    for _ in range(2):  # first call learns the statement; the second uses the learned plan
+        r = ep.call("sneaky_read", {})
+        assert r.error.code == "internal_error" and "write=True" in r.error.message and r.rewards.crashed
+    assert ep.state_bytes() == before
+
+
+def test_runaway_query_times_out(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    r = ep.call("spin", {"n": 100_000_000})
+    assert r.error.code == "timeout" and r.rewards.timeout
+    assert ep.call("spin", {"n": 10}).result == 10  # the episode is still usable
+
+
+def test_call_after_end_raises(mini_world):
+    ep = mini_world.episode("t01_lamp_price")
+    ep.submit("4599")
+    with pytest.raises(EpisodeClosedError, match="has ended"):
+        ep.call("search_products", {"query": "x"})
+    with pytest.raises(EpisodeClosedError):
+        ep.submit("again")
+
+
+def test_redundant_and_noop_flags(mini_world):
+    ep = mini_world.episode("t03_cancel_alan")
+    assert not ep.call("search_products", {"query": "Lamp"}).rewards.redundant
+    assert ep.call("search_products", {"query": "Lamp"}).rewards.redundant
+    assert ep.call("set_order_status", {"order_id": 1, "status": "cancelled"}).diff
+    assert not ep.call("search_products", {"query": "Lamp"}).rewards.redundant  # state changed since
+    r = ep.call("set_order_status", {"order_id": 1, "status": "cancelled"})
+    assert r.ok and r.rewards.noop and not r.diff
+
+
+def test_collateral_writes_are_flagged_and_fail_the_outcome(mini_world):
+    ep = mini_world.episode("t03_cancel_alan")
+    r = ep.call("delete_order", {"order_id": 1})
+    # the cascade to order_notes is found even though the tool never named that table
+    assert {(c.table, c.op) for c in r.diff.changes} == {("orders", "delete"), ("order_notes", "delete")}
+    assert r.rewards.collateral == 2
+    assert ep.submit().rewards.outcome == 0.0
+
+
+def test_write_then_revert_is_not_collateral(mini_world):
+    ep = mini_world.episode("t03_cancel_alan")
+    ep.call("set_order_status", {"order_id": 1, "status": "cancelled"})
+    ep.call("set_order_status", {"order_id": 1, "status": "placed"})
+    assert not ep.diff_from_initial()
+    ep.call("set_order_status", {"order_id": 1, "status": "cancelled"})
+    assert ep.submit().rewards.outcome == 1.0
+
+
+def test_determinism_same_actions_same_bytes_and_rewards(mini_world):
+    def run():
+        ep = mini_world.episode("t02_buy_lamp", seed=7, reward="dense")
+        out = [ep.call("search_products", {"query": "Lamp"}).to_dict(),
+               ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 1}).to_dict(),
+               ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 9}).to_dict()]
+        return out, ep.state_bytes(), ep.submit().to_dict()
+
+    assert run() == run()
+
+
+def test_snapshot_restore_and_fork(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    ep.call("place_order", {"customer_id": 1, "product_id": 3, "quantity": 1})
+    snap = ep.snapshot()
+    child = ep.fork()
+    ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    assert ep.evaluate().passed  # extra cushion order and its stock change are inside the allowed writes
+    assert stock(child) == 3 and child.steps == 1
+    child.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    assert child.state_bytes() == ep.state_bytes()
+    ep.restore(snap)
+    assert stock(ep) == 3 and ep.steps == 1 and ep.evaluate().progress == 0.0
+    assert child.evaluate().progress == 1.0
+
+
+def test_reward_compositions(mini_world):
+    ep = mini_world.episode("t02_buy_lamp", reward="shaped")
+    assert ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2}).reward == 1.0
+    assert ep.submit().reward == 0.0  # outcome 1 + shaping -1: the total stays policy-invariant
+    ep = mini_world.episode("t02_buy_lamp", reward=RewardSpec(invalid_action=0.5))
+    assert ep.call("nope", {}).reward == -0.5
+    ep = mini_world.episode("t02_buy_lamp", reward=lambda ch: 10.0 * ch.redundant)
+    ep.call("search_products", {"query": "a"})
+    assert ep.call("search_products", {"query": "a"}).reward == 10.0
+    with pytest.raises(ValueError, match="unknown reward preset"):
+        mini_world.episode("t02_buy_lamp", reward="nope")
+
+
+def test_task_chosen_from_seed_is_stable(mini_world):
+    picks = [mini_world.episode(seed=s).task.id for s in range(20)]
+    assert picks == [mini_world.episode(seed=s).task.id for s in range(20)]
+    assert len(set(picks)) > 1

@@ -1,0 +1,76 @@
+from typing import Literal
+
+import jsonschema
+import pytest
+
+from awm.errors import ToolDefinitionError
+from awm.tooling import Db, parse_docstring, tool
+
+
+def test_docstring_parsing_gives_description_and_argument_docs():
+    desc, args = parse_docstring(
+        """Find things.
+
+        More detail that is not the summary.
+
+        Args:
+            query: words to
+                look for.
+            limit (int): at most this many.
+
+        Returns:
+            A list.
+        """
+    )
+    assert desc == "Find things."
+    assert args == {"query": "words to look for.", "limit": "at most this many."}
+
+
+def test_signature_becomes_strict_json_schema():
+    @tool(write=True)
+    def book(db: Db, patient_id: int, when: str, kind: Literal["checkup", "surgery"] = "checkup",
+             note: str | None = None, tags: list[str] | None = None) -> dict:
+        """Book a visit.
+
+        Args:
+            patient_id: who.
+            when: ISO datetime.
+            kind: visit kind.
+        """
+        return {}
+
+    td = book.__awm_tool__
+    assert td.write and td.name == "book" and td.description == "Book a visit."
+    schema = td.parameters
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["required"] == ["patient_id", "when"]
+    assert schema["additionalProperties"] is False
+    assert schema["properties"]["kind"]["enum"] == ["checkup", "surgery"]
+    assert schema["properties"]["patient_id"] == {"type": "integer", "description": "who."}
+    assert td.validate({"patient_id": 3, "when": "2026-03-02T10:00"})["kind"] == "checkup"
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: tool(lambda db, x: x),  # no docstring, no hints
+])
+def test_bad_definitions_are_rejected(bad):
+    with pytest.raises(ToolDefinitionError):
+        bad()
+
+
+def test_unsupported_annotation_is_rejected():
+    def f(db: Db, x: dict) -> dict:
+        """Takes a dict."""
+        return x
+
+    with pytest.raises(ToolDefinitionError, match="unsupported type"):
+        tool(f)
+
+
+def test_missing_hint_is_rejected():
+    def f(db, x):  # type: ignore[no-untyped-def]
+        """Untyped."""
+        return x
+
+    with pytest.raises(ToolDefinitionError, match="type hint"):
+        tool(f)
