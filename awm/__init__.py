@@ -1,10 +1,10 @@
 """AWM Gym: synthetic, database-backed tool environments for LLM agents.
 
-    import awm
-    world = awm.load("online_store")
-    ep = world.episode(task_id=world.default_task, seed=0)
-    res = ep.call("search_products", {"query": "lamp"})
-    res = ep.submit(answer="...")
+import awm
+world = awm.load("online_store")
+ep = world.episode(task_id=world.default_task, seed=0)
+res = ep.call("search_products", {"query": "lamp"})
+res = ep.submit(answer="...")
 """
 
 from awm.episode import Episode, StepResult

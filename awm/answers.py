@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -14,8 +15,10 @@ MAX_ANSWER = 4_000  # longer answers fail: an answer is not a dump of the databa
 MAX_NUMBERS = 4  # more distinct numbers than this in a number answer is a shotgun answer
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])|(?<![\w.])[-+]?\.\d+")
-_MONTHS = {m: i for i, m in enumerate(
-    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
+}
 _ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})")
 _MDY = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
 _DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
@@ -53,10 +56,8 @@ def dates_in(text: str) -> set[date]:
 
 
 def _add_date(found: set[date], y: int, m: int, d: int) -> None:
-    try:
+    with contextlib.suppress(ValueError):
         found.add(date(y, m, d))
-    except ValueError:
-        pass
 
 
 def _as_date(value: Any) -> date | None:
@@ -79,8 +80,13 @@ def _as_bool(value: Any) -> bool | None:
     return None
 
 
-def match_answer(answer: str | None, expected: Sequence[Any], how: AnswerMatch, tolerance: float = 0.01,
-                 forbidden: Sequence[Any] = ()) -> tuple[bool, str]:
+def match_answer(
+    answer: str | None,
+    expected: Sequence[Any],
+    how: AnswerMatch,
+    tolerance: float = 0.01,
+    forbidden: Sequence[Any] = (),
+) -> tuple[bool, str]:
     """Whether ``answer`` states the expected values; the reason when it does not."""
     if answer is None or not str(answer).strip():
         return False, "no answer given"

@@ -12,8 +12,9 @@ from rich.table import Table
 from awm.errors import AwmError
 from awm.registry import Registry
 
-app = typer.Typer(help="AWM Gym: database-backed tool environments for LLM agents.", no_args_is_help=True,
-                  add_completion=False)
+app = typer.Typer(
+    help="AWM Gym: database-backed tool environments for LLM agents.", no_args_is_help=True, add_completion=False
+)
 console = Console()
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
@@ -38,8 +39,9 @@ def list_envs(path: PathOpt = None) -> None:
 
 
 @app.command()
-def validate(names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
-             path: PathOpt = None) -> None:
+def validate(
+    names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None, path: PathOpt = None
+) -> None:
     """Validate environments; exit 1 with a report if any fails."""
     from awm.validate import validate_env
 
@@ -62,9 +64,11 @@ def validate(names: Annotated[list[str] | None, typer.Argument(help="environment
 
 
 @app.command()
-def demo(env: Annotated[str, typer.Argument(help="environment")] = "online_store",
-         task: Annotated[str | None, typer.Option(help="task id (default: the env's default task)")] = None,
-         path: PathOpt = None) -> None:
+def demo(
+    env: Annotated[str, typer.Argument(help="environment")] = "online_store",
+    task: Annotated[str | None, typer.Option(help="task id (default: the env's default task)")] = None,
+    path: PathOpt = None,
+) -> None:
     """Play one task with its gold solution, printing each step's call, result, diff and rewards."""
     try:
         world = Registry(path or []).load(env)
@@ -84,14 +88,19 @@ def demo(env: Annotated[str, typer.Argument(help="environment")] = "online_store
         for change in res.diff.to_dict()[:8]:
             console.print(f"  diff: {json.dumps(change, default=str)}", markup=False)
         ch = res.rewards
-        console.print(f"  rewards: progress={ch.progress:.2f} Δ={ch.progress_delta:+.2f} checks={ch.checks} "
-                      f"noop={ch.noop} redundant={ch.redundant} collateral={ch.collateral}", markup=False)
+        console.print(
+            f"  rewards: progress={ch.progress:.2f} Δ={ch.progress_delta:+.2f} checks={ch.checks} "
+            f"noop={ch.noop} redundant={ch.redundant} collateral={ch.collateral}",
+            markup=False,
+        )
     final = ep.submit(ct.verifier.gold.answer)
     console.print(f"[bold]submit[/bold] answer={ct.verifier.gold.answer!r}")
     ch = final.rewards
     colour = "green" if ch.outcome == 1.0 else "red"
-    console.print(f"[{colour}]outcome={ch.outcome}[/{colour}] answer_correct={ch.answer_correct} "
-                  f"checks={ch.checks} collateral={ch.collateral} reward={final.reward}")
+    console.print(
+        f"[{colour}]outcome={ch.outcome}[/{colour}] answer_correct={ch.answer_correct} "
+        f"checks={ch.checks} collateral={ch.collateral} reward={final.reward}"
+    )
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ class TableInfo:
 
     @property
     def select_list(self) -> str:
-        return ", ".join(("rowid",) + self.columns if self.key == ("rowid",) else self.columns)
+        return ", ".join(("rowid", *self.columns) if self.key == ("rowid",) else self.columns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +69,12 @@ EMPTY = Diff()
 
 def read_tables(conn: sqlite3.Connection, schema: str = "main") -> dict[str, TableInfo]:
     """Columns and primary keys of every user table in ``schema``."""
-    names = [r[0] for r in conn.execute(
-        f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    names = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
     out = {}
     for name in names:
         info = conn.execute(f"PRAGMA {schema}.table_info({name})").fetchall()
@@ -84,17 +88,19 @@ def diff_tables(conn: sqlite3.Connection, tables: Iterable[TableInfo], old: str,
     """The row changes from schema ``old`` to schema ``new`` in the given tables."""
     changes: list[RowChange] = []
     for t in sorted(tables, key=lambda t: t.name):
-        cols = ("rowid",) + t.columns if t.key == ("rowid",) else t.columns
+        cols = ("rowid", *t.columns) if t.key == ("rowid",) else t.columns
         sel = t.select_list
         added = conn.execute(f"SELECT {sel} FROM {new}.{t.name} EXCEPT SELECT {sel} FROM {old}.{t.name}").fetchall()
         if not added:
             removed = conn.execute(
-                f"SELECT {sel} FROM {old}.{t.name} EXCEPT SELECT {sel} FROM {new}.{t.name}").fetchall()
+                f"SELECT {sel} FROM {old}.{t.name} EXCEPT SELECT {sel} FROM {new}.{t.name}"
+            ).fetchall()
             if not removed:
                 continue
         else:
             removed = conn.execute(
-                f"SELECT {sel} FROM {old}.{t.name} EXCEPT SELECT {sel} FROM {new}.{t.name}").fetchall()
+                f"SELECT {sel} FROM {old}.{t.name} EXCEPT SELECT {sel} FROM {new}.{t.name}"
+            ).fetchall()
         changes.extend(_pair(t, cols, removed, added))
     return Diff(tuple(changes))
 

@@ -62,9 +62,17 @@ class StepResult:
         return {"ok": False, "error": self.error.to_dict()}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "arguments": self.arguments, "ok": self.ok, "result": self.result,
-                "error": self.error.to_dict() if self.error else None, "diff": self.diff.to_dict(),
-                "rewards": self.rewards.to_dict(), "reward": self.reward, "done": self.done}
+        return {
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "ok": self.ok,
+            "result": self.result,
+            "error": self.error.to_dict() if self.error else None,
+            "diff": self.diff.to_dict(),
+            "rewards": self.rewards.to_dict(),
+            "reward": self.reward,
+            "done": self.done,
+        }
 
 
 @dataclass(frozen=True)
@@ -97,8 +105,15 @@ class Snapshot:
 class Episode:
     """One isolated run of one task. Not thread-safe: serialise calls per episode."""
 
-    def __init__(self, world: World, task: CompiledTask, *, seed: int = 0,
-                 reward: str | RewardSpec | RewardFn | None = None, blob: bytes | None = None):
+    def __init__(
+        self,
+        world: World,
+        task: CompiledTask,
+        *,
+        seed: int = 0,
+        reward: str | RewardSpec | RewardFn | None = None,
+        blob: bytes | None = None,
+    ):
         self.world = world
         self.task = task
         self.seed = seed
@@ -130,7 +145,9 @@ class Episode:
         td = self.world.tools.get(tool) if isinstance(tool, str) else None
         if td is None:
             ch.unknown_tool = True
-            return self._finish(StepResult(str(tool), arguments, False, error=CallError("unknown_tool", self._unknown_tool(tool))), ch)
+            return self._finish(
+                StepResult(str(tool), arguments, False, error=CallError("unknown_tool", self._unknown_tool(tool))), ch
+            )
         args, problem = _parse_arguments(arguments)
         if problem is None:
             assert args is not None
@@ -140,11 +157,13 @@ class Episode:
                 problem = format_validation_error(td.name, e, list(td.parameters.get("properties", {})))
         if problem is not None:
             ch.invalid_arguments = True
-            return self._finish(StepResult(td.name, arguments, False, error=CallError("invalid_arguments", problem)), ch)
+            return self._finish(
+                StepResult(td.name, arguments, False, error=CallError("invalid_arguments", problem)), ch
+            )
         key = td.name + json.dumps(args, sort_keys=True, default=str)
         ch.redundant = self._seen.get(key) == self.version
         self._seen[key] = self.version
-        return self._execute(td.name, args, kwargs, td.write, ch)
+        return self._execute(td.name, args or {}, kwargs, td.write, ch)
 
     def submit(self, answer: str | None = None) -> StepResult:
         """End the episode, optionally with a final answer; the result carries the outcome."""
@@ -152,9 +171,14 @@ class Episode:
         self.steps += 1
         self.done = True
         ev = self.evaluate(answer)
-        ch = RewardChannels(outcome=1.0 if ev.passed else 0.0, checks=ev.checks, progress=ev.progress,
-                            progress_delta=-ev.progress, answer_correct=ev.answer_correct,
-                            collateral=len(ev.collateral))
+        ch = RewardChannels(
+            outcome=1.0 if ev.passed else 0.0,
+            checks=ev.checks,
+            progress=ev.progress,
+            progress_delta=-ev.progress,
+            answer_correct=ev.answer_correct,
+            collateral=len(ev.collateral),
+        )
         res = StepResult(None, {"answer": answer}, True, rewards=ch, done=True)
         res.reward = self._reward(ch)
         return res
@@ -194,8 +218,17 @@ class Episode:
 
     # -- snapshot / restore / fork ---------------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.conn.serialize(), self.steps, self.version, self.done, dict(self._seen),
-                        frozenset(self._touched), dict(self._checks), self._phi, self._checks_version)
+        return Snapshot(
+            self.conn.serialize(),
+            self.steps,
+            self.version,
+            self.done,
+            dict(self._seen),
+            frozenset(self._touched),
+            dict(self._checks),
+            self._phi,
+            self._checks_version,
+        )
 
     def restore(self, snap: Snapshot) -> None:
         self.conn.deserialize(snap.blob)
@@ -217,8 +250,9 @@ class Episode:
         self.conn.close()
 
     # -- internals ------------------------------------------------------------------------------
-    def _execute(self, name: str, args: dict[str, Any], kwargs: dict[str, Any], write: bool,
-                 ch: RewardChannels) -> StepResult:
+    def _execute(
+        self, name: str, args: dict[str, Any], kwargs: dict[str, Any], write: bool, ch: RewardChannels
+    ) -> StepResult:
         conn, db = self.conn, self.db
         before = conn.serialize() if write else None
         changes = conn.total_changes
@@ -302,7 +336,8 @@ class Episode:
     def _ensure_open(self) -> None:
         if self.done:
             raise EpisodeClosedError(
-                f"episode of task {self.task.id!r} has ended; start a new one with world.episode(...)")
+                f"episode of task {self.task.id!r} has ended; start a new one with world.episode(...)"
+            )
 
     def _unknown_tool(self, tool: object) -> str:
         names = list(self.world.tools)

@@ -1,15 +1,15 @@
 """One error tree for the whole package.
 
-    AwmError
-    ├── BundleError              a bundle on disk is malformed (bad JSON, DDL, seed, tools.py, verifier SQL)
-    │   └── UnsafeSqlError       verifier SQL that is not a single read-only SELECT
-    ├── ToolDefinitionError      a @tool function whose signature cannot become a schema
-    ├── UnknownEnvironmentError  no such environment in the registry (with "did you mean")
-    ├── UnknownTaskError         no such task in an environment
-    ├── EpisodeError             misuse of an episode
-    │   └── EpisodeClosedError   a call or submit after the episode ended
-    └── ToolError                raised by environment code: the agent did something wrong;
-                                 it becomes an observation, never an exception out of a step
+AwmError
+├── BundleError              a bundle on disk is malformed (bad JSON, DDL, seed, tools.py, verifier SQL)
+│   └── UnsafeSqlError       verifier SQL that is not a single read-only SELECT
+├── ToolDefinitionError      a @tool function whose signature cannot become a schema
+├── UnknownEnvironmentError  no such environment in the registry (with "did you mean")
+├── UnknownTaskError         no such task in an environment
+├── EpisodeError             misuse of an episode
+│   └── EpisodeClosedError   a call or submit after the episode ended
+└── ToolError                raised by environment code: the agent did something wrong;
+                             it becomes an observation, never an exception out of a step
 """
 
 from __future__ import annotations

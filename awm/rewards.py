@@ -86,8 +86,7 @@ class RewardSpec(BaseModel):
 PRESETS: dict[str, RewardSpec] = {
     "outcome": RewardSpec(),
     "shaped": RewardSpec(shaping=1.0),
-    "dense": RewardSpec(shaping=1.0, invalid_action=0.1, tool_error=0.05, noop=0.02, redundant=0.02,
-                        collateral=0.2),
+    "dense": RewardSpec(shaping=1.0, invalid_action=0.1, tool_error=0.05, noop=0.02, redundant=0.02, collateral=0.2),
 }
 
 RewardFn = Callable[[RewardChannels], float]

@@ -11,8 +11,24 @@ from sqlglot import exp
 
 _WRITE_NODES: tuple[type[exp.Expr], ...] = tuple(
     getattr(exp, n)
-    for n in ("Insert", "Update", "Delete", "Create", "Drop", "Alter", "Merge", "Command", "Pragma",
-              "Attach", "Detach", "TruncateTable", "Transaction", "Commit", "Rollback", "Set")
+    for n in (
+        "Insert",
+        "Update",
+        "Delete",
+        "Create",
+        "Drop",
+        "Alter",
+        "Merge",
+        "Command",
+        "Pragma",
+        "Attach",
+        "Detach",
+        "TruncateTable",
+        "Transaction",
+        "Commit",
+        "Rollback",
+        "Set",
+    )
     if hasattr(exp, n)
 )
 _QUERY_NODES: tuple[type[exp.Expr], ...] = (exp.Select, exp.Union, exp.Intersect, exp.Except)

@@ -97,7 +97,9 @@ def _check_annotation(ann: Any, where: str) -> None:
     if origin in (list, Sequence) and typing.get_args(ann):
         _check_annotation(typing.get_args(ann)[0], where)
         return
-    raise ToolDefinitionError(f"{where}: unsupported type {ann!r}; use int, float, str, bool, Literal, X | None or list[X]")
+    raise ToolDefinitionError(
+        f"{where}: unsupported type {ann!r}; use int, float, str, bool, Literal, X | None or list[X]"
+    )
 
 
 def _strip_titles(schema: Any) -> Any:
@@ -158,10 +160,15 @@ def format_validation_error(tool_name: str, err: ValidationError, accepted: Sequ
 class Db:
     """The database handle a tool receives. SQL text is constant; values are bound parameters."""
 
-    __slots__ = ("_conn", "_plans", "_clock", "_writable", "_tables", "touched")
+    __slots__ = ("_clock", "_conn", "_plans", "_tables", "_writable", "touched")
 
-    def __init__(self, conn: sqlite3.Connection, plans: dict[str, StatementPlan], clock: datetime,
-                 tables: Mapping[str, Sequence[str]]):
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        plans: dict[str, StatementPlan],
+        clock: datetime,
+        tables: Mapping[str, Sequence[str]],
+    ):
         self._conn = conn
         self._plans = plans
         self._clock = clock

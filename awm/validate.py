@@ -113,8 +113,11 @@ def _validate_task(world: World, task_id: str, report: Report) -> None:
                 return
             if res.rewards.collateral:
                 bad = [c for c in res.diff.changes if c.table not in ct.allowed or ct.allowed[c.table] is not None]
-                report.add(where, f"gold call {i} ({call.tool}) writes outside allowed_writes: "
-                           + ", ".join(sorted({f'{c.table}.{c.op}' for c in bad})))
+                report.add(
+                    where,
+                    f"gold call {i} ({call.tool}) writes outside allowed_writes: "
+                    + ", ".join(sorted({f"{c.table}.{c.op}" for c in bad})),
+                )
         ev = ep.evaluate(v.gold.answer)
         states.append(ep.state_bytes())
         if not states[1:]:

@@ -81,8 +81,9 @@ class World:
         self.task_ids = [t.id for t in files.tasks]
 
     # -- public ---------------------------------------------------------------------------------
-    def episode(self, task_id: str | None = None, seed: int = 0,
-                reward: str | RewardSpec | RewardFn | None = None) -> Episode:
+    def episode(
+        self, task_id: str | None = None, seed: int = 0, reward: str | RewardSpec | RewardFn | None = None
+    ) -> Episode:
         """A fresh, isolated episode. No ``task_id``: a task chosen from ``seed``."""
         from awm.episode import Episode
 
@@ -97,8 +98,10 @@ class World:
             raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, self.task_ids, 3)) from None
 
     def tool_specs(self) -> list[ToolSpec]:
-        return [ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters)
-                for t in self.tools.values()]
+        return [
+            ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters)
+            for t in self.tools.values()
+        ]
 
     def openai_tools(self) -> list[dict[str, Any]]:
         return [s.openai() for s in self.tool_specs()]
@@ -108,7 +111,8 @@ class World:
         return self.manifest.default_task or self.task_ids[0]
 
     def __repr__(self) -> str:
-        return f"<World {self.id}-v{self.version}: {len(self.tables)} tables, {len(self.tools)} tools, {len(self.tasks)} tasks>"
+        counts = f"{len(self.tables)} tables, {len(self.tools)} tools, {len(self.tasks)} tasks"
+        return f"<World {self.id}-v{self.version}: {counts}>"
 
     # -- compilation ----------------------------------------------------------------------------
     def _build_seed(self, problems: list[str]) -> sqlite3.Connection | None:
@@ -218,8 +222,15 @@ class World:
             except verify.CheckSqlError as e:
                 problems.append(f"{where}: {e}")
                 continue
-            out[task.id] = CompiledTask(task, v, allowed, expected, tuple(x for x in forbidden if x not in expected),
-                                        checks, verify.progress(v.checks, checks))
+            out[task.id] = CompiledTask(
+                task,
+                v,
+                allowed,
+                expected,
+                tuple(x for x in forbidden if x not in expected),
+                checks,
+                verify.progress(v.checks, checks),
+            )
         return out
 
 
@@ -242,7 +253,9 @@ def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:
 
 def _cascades(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
     """parent table -> child tables that a write to the parent can change (ON DELETE/UPDATE actions)."""
-    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+    tables = [
+        r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+    ]
     direct: dict[str, set[str]] = {}
     for child in tables:
         for fk in conn.execute(f"PRAGMA foreign_key_list({child})"):

@@ -66,19 +66,27 @@ def test_constraint_violation_is_a_tool_error_and_rolled_back(mini_world):
     assert ep.state_bytes() == before
 
 
-@pytest.mark.parametrize(("tool", "args", "code", "fragment"), [
-    ("plac_order", {}, "unknown_tool", "Did you mean place_order"),
-    ("", {}, "unknown_tool", "unknown tool"),
-    ("place_order", {"customer_id": 1}, "invalid_arguments", "missing required argument 'product_id'"),
-    ("place_order", {"customer_id": 1, "product_id": 1, "colour": "red"}, "invalid_arguments", "unknown argument 'colour'"),
-    ("place_order", {"customer_id": "one", "product_id": 1}, "invalid_arguments", "argument 'customer_id'"),
-    ("place_order", {"customer_id": 1.5, "product_id": 1}, "invalid_arguments", "argument 'customer_id'"),
-    ("place_order", '{"customer_id": 1,', "invalid_arguments", "not valid JSON"),
-    ("place_order", "[1, 2]", "invalid_arguments", "JSON object"),
-    ("search_products", {"query": "x" * 20_000}, "invalid_arguments", "at most 10000 characters"),
-    ("search_products", json.dumps({"query": "x" * 1_000_000}), "invalid_arguments", "limit is"),
-    ("set_order_status", {"order_id": 1, "status": "shipped"}, "invalid_arguments", "'placed' or 'cancelled'"),
-])
+@pytest.mark.parametrize(
+    ("tool", "args", "code", "fragment"),
+    [
+        ("plac_order", {}, "unknown_tool", "Did you mean place_order"),
+        ("", {}, "unknown_tool", "unknown tool"),
+        ("place_order", {"customer_id": 1}, "invalid_arguments", "missing required argument 'product_id'"),
+        (
+            "place_order",
+            {"customer_id": 1, "product_id": 1, "colour": "red"},
+            "invalid_arguments",
+            "unknown argument 'colour'",
+        ),
+        ("place_order", {"customer_id": "one", "product_id": 1}, "invalid_arguments", "argument 'customer_id'"),
+        ("place_order", {"customer_id": 1.5, "product_id": 1}, "invalid_arguments", "argument 'customer_id'"),
+        ("place_order", '{"customer_id": 1,', "invalid_arguments", "not valid JSON"),
+        ("place_order", "[1, 2]", "invalid_arguments", "JSON object"),
+        ("search_products", {"query": "x" * 20_000}, "invalid_arguments", "at most 10000 characters"),
+        ("search_products", json.dumps({"query": "x" * 1_000_000}), "invalid_arguments", "limit is"),
+        ("set_order_status", {"order_id": 1, "status": "shipped"}, "invalid_arguments", "'placed' or 'cancelled'"),
+    ],
+)
 def test_bad_calls_are_observations_and_change_nothing(mini_world, tool, args, code, fragment):
     ep = mini_world.episode("t02_buy_lamp")
     before = ep.state_bytes()
@@ -161,9 +169,11 @@ def test_write_then_revert_is_not_collateral(mini_world):
 def test_determinism_same_actions_same_bytes_and_rewards(mini_world):
     def run():
         ep = mini_world.episode("t02_buy_lamp", seed=7, reward="dense")
-        out = [ep.call("search_products", {"query": "Lamp"}).to_dict(),
-               ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 1}).to_dict(),
-               ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 9}).to_dict()]
+        out = [
+            ep.call("search_products", {"query": "Lamp"}).to_dict(),
+            ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 1}).to_dict(),
+            ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 9}).to_dict(),
+        ]
         return out, ep.state_bytes(), ep.submit().to_dict()
 
     assert run() == run()

@@ -29,20 +29,33 @@ def _break(root, rel, text):
     (root / rel).write_text(text)
 
 
-@pytest.mark.parametrize(("rel", "text", "fragment"), [
-    ("envs/mini_shop/schema.sql", "CREATE TABLE (oops", "schema.sql does not execute"),
-    ("envs/mini_shop/schema.sql", "CREATE TABLE t (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP);",
-     "wall clock"),
-    ("envs/mini_shop/tools.py", "import nonexistent_module\n", "tools.py does not import"),
-    ("envs/mini_shop/tools.py", "raise RuntimeError('boom')\n", "RuntimeError: boom"),
-    ("envs/mini_shop/tools.py", "x = 1\n", "defines no @tool"),
-    ("envs/mini_shop/tasks.jsonl", '{"id": "t01_lamp_price", "kind": "information"}\n', "instruction"),
-    ("envs/mini_shop/seed.json", '{"tables": {"products": [{"id": 1, "name": "x", "price_cents": -5, "stock": 1}]}}',
-     "CHECK constraint failed"),
-    ("envs/mini_shop/seed.json", '{"tables": {"orders": [{"id": 1, "customer_id": 9, "product_id": 9, "quantity": 1,'
-     ' "total_cents": 1, "placed_at": "2026-01-01"}]}}', "FOREIGN KEY"),
-    ("envs/mini_shop/env.json", "{not json", "env.json"),
-])
+@pytest.mark.parametrize(
+    ("rel", "text", "fragment"),
+    [
+        ("envs/mini_shop/schema.sql", "CREATE TABLE (oops", "schema.sql does not execute"),
+        (
+            "envs/mini_shop/schema.sql",
+            "CREATE TABLE t (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP);",
+            "wall clock",
+        ),
+        ("envs/mini_shop/tools.py", "import nonexistent_module\n", "tools.py does not import"),
+        ("envs/mini_shop/tools.py", "raise RuntimeError('boom')\n", "RuntimeError: boom"),
+        ("envs/mini_shop/tools.py", "x = 1\n", "defines no @tool"),
+        ("envs/mini_shop/tasks.jsonl", '{"id": "t01_lamp_price", "kind": "information"}\n', "instruction"),
+        (
+            "envs/mini_shop/seed.json",
+            '{"tables": {"products": [{"id": 1, "name": "x", "price_cents": -5, "stock": 1}]}}',
+            "CHECK constraint failed",
+        ),
+        (
+            "envs/mini_shop/seed.json",
+            '{"tables": {"orders": [{"id": 1, "customer_id": 9, "product_id": 9, "quantity": 1,'
+            ' "total_cents": 1, "placed_at": "2026-01-01"}]}}',
+            "FOREIGN KEY",
+        ),
+        ("envs/mini_shop/env.json", "{not json", "env.json"),
+    ],
+)
 def test_malformed_bundles_give_specific_errors(bundle_copy, rel, text, fragment):
     _break(bundle_copy, rel, text)
     reg = Registry([bundle_copy], include_default=False)
@@ -60,12 +73,15 @@ def _rewrite_verifier(root, task_id, **changes):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
-@pytest.mark.parametrize(("sql", "fragment"), [
-    ("DELETE FROM orders", "must be a SELECT"),
-    ("SELECT 1; DELETE FROM orders", "exactly one statement"),
-    ("SELECT load_extension('x')", "load_extension"),
-    ("SELECT nope FROM orders", "fails to run"),
-])
+@pytest.mark.parametrize(
+    ("sql", "fragment"),
+    [
+        ("DELETE FROM orders", "must be a SELECT"),
+        ("SELECT 1; DELETE FROM orders", "exactly one statement"),
+        ("SELECT load_extension('x')", "load_extension"),
+        ("SELECT nope FROM orders", "fails to run"),
+    ],
+)
 def test_verifier_sql_is_checked_at_load(bundle_copy, sql, fragment):
     _rewrite_verifier(bundle_copy, "t03_cancel_alan", checks=[{"name": "c", "sql": sql}])
     with pytest.raises(BundleError, match=fragment):

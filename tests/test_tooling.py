@@ -28,8 +28,14 @@ def test_docstring_parsing_gives_description_and_argument_docs():
 
 def test_signature_becomes_strict_json_schema():
     @tool(write=True)
-    def book(db: Db, patient_id: int, when: str, kind: Literal["checkup", "surgery"] = "checkup",
-             note: str | None = None, tags: list[str] | None = None) -> dict:
+    def book(
+        db: Db,
+        patient_id: int,
+        when: str,
+        kind: Literal["checkup", "surgery"] = "checkup",
+        note: str | None = None,
+        tags: list[str] | None = None,
+    ) -> dict:
         """Book a visit.
 
         Args:
@@ -50,9 +56,12 @@ def test_signature_becomes_strict_json_schema():
     assert td.validate({"patient_id": 3, "when": "2026-03-02T10:00"})["kind"] == "checkup"
 
 
-@pytest.mark.parametrize("bad", [
-    lambda: tool(lambda db, x: x),  # no docstring, no hints
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: tool(lambda db, x: x),  # no docstring, no hints
+    ],
+)
 def test_bad_definitions_are_rejected(bad):
     with pytest.raises(ToolDefinitionError):
         bad()

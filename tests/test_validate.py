@@ -30,18 +30,30 @@ def test_fixture_is_valid(mini_registry):
     assert report.stats["tables"] == 4 and report.stats["tasks"] == 3
 
 
-@pytest.mark.parametrize(("task", "changes", "fragment"), [
-    ("t03_cancel_alan", {"checks": [{"name": "always", "sql": "SELECT 1"}]}, "already holds on the initial state"),
-    ("t03_cancel_alan", {"checks": [{"name": "g", "sql": "SELECT 0", "guard": True},
-                                    {"name": "c", "sql": "SELECT status = 'cancelled' FROM orders WHERE id = 1"}]},
-     "guard 'g' does not hold"),
-    ("t03_cancel_alan", {"gold": {"calls": []}}, "does not hold after the gold solution"),
-    ("t03_cancel_alan", {"gold": {"calls": [{"tool": "set_order_status", "arguments": {"order_id": 99,
-                                                                                      "status": "cancelled"}}]}},
-     "fails: tool_error"),
-    ("t03_cancel_alan", {"allowed_writes": [{"table": "products"}]}, "writes outside allowed_writes"),
-    ("t01_lamp_price", {"gold": {"calls": [], "answer": "45.99"}}, "gold answer fails"),
-])
+@pytest.mark.parametrize(
+    ("task", "changes", "fragment"),
+    [
+        ("t03_cancel_alan", {"checks": [{"name": "always", "sql": "SELECT 1"}]}, "already holds on the initial state"),
+        (
+            "t03_cancel_alan",
+            {
+                "checks": [
+                    {"name": "g", "sql": "SELECT 0", "guard": True},
+                    {"name": "c", "sql": "SELECT status = 'cancelled' FROM orders WHERE id = 1"},
+                ]
+            },
+            "guard 'g' does not hold",
+        ),
+        ("t03_cancel_alan", {"gold": {"calls": []}}, "does not hold after the gold solution"),
+        (
+            "t03_cancel_alan",
+            {"gold": {"calls": [{"tool": "set_order_status", "arguments": {"order_id": 99, "status": "cancelled"}}]}},
+            "fails: tool_error",
+        ),
+        ("t03_cancel_alan", {"allowed_writes": [{"table": "products"}]}, "writes outside allowed_writes"),
+        ("t01_lamp_price", {"gold": {"calls": [], "answer": "45.99"}}, "gold answer fails"),
+    ],
+)
 def test_broken_verifiers_are_caught(bundle_copy, task, changes, fragment):
     _rewrite(bundle_copy, task, **changes)
     report = _report(bundle_copy)
