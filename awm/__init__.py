@@ -28,3 +28,7 @@ __all__ = [
     "load",
 ]
 __version__ = "0.1.0"
+
+from awm.gym.registration import register_all as _register_all
+
+_register_all()

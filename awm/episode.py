@@ -31,7 +31,7 @@ MAX_VM_STEPS = 5_000  # x 1,000 SQLite VM instructions per call: a deterministic
 
 @dataclass(frozen=True, slots=True)
 class CallError:
-    code: str  # unknown_tool | invalid_arguments | tool_error | timeout | internal_error
+    code: str  # malformed_action | unknown_tool | invalid_arguments | tool_error | timeout | internal_error
     message: str
 
     def to_dict(self) -> dict[str, str]:
@@ -54,8 +54,8 @@ class StepResult:
 
     def observation(self) -> dict[str, Any]:
         """What the agent sees: the result or the error. Never reward channels."""
-        if self.tool is None:
-            return {"ok": self.ok, "submitted": True}
+        if self.done and self.tool is None:
+            return {"ok": True, "submitted": True}
         if self.ok:
             return {"ok": True, "result": self.result}
         assert self.error is not None
@@ -164,6 +164,23 @@ class Episode:
         ch.redundant = self._seen.get(key) == self.version
         self._seen[key] = self.version
         return self._execute(td.name, args or {}, kwargs, td.write, ch)
+
+    def list_tools(self) -> StepResult:
+        """The tool specs, as a step (AWM agents start with ``list_tools``); changes nothing."""
+        self._ensure_open()
+        self.steps += 1
+        ch = RewardChannels(checks=dict(self._checks), progress=self._phi)
+        ch.redundant = self._seen.get("list_tools") == self.version
+        self._seen["list_tools"] = self.version
+        specs = [s.model_dump(exclude={"write"}) for s in self.world.tool_specs()]
+        return self._finish(StepResult("list_tools", {}, True, result=specs), ch)
+
+    def reject(self, message: str) -> StepResult:
+        """Record a step whose action could not be parsed at all; changes nothing."""
+        self._ensure_open()
+        self.steps += 1
+        ch = RewardChannels(checks=dict(self._checks), progress=self._phi, malformed=True)
+        return self._finish(StepResult(None, None, False, error=CallError("malformed_action", message)), ch)
 
     def submit(self, answer: str | None = None) -> StepResult:
         """End the episode, optionally with a final answer; the result carries the outcome."""

@@ -105,8 +105,14 @@ def default_registry() -> Registry:
     return Registry()
 
 
+@cache
+def registry_for(paths: tuple[str, ...]) -> Registry:
+    """One shared registry per set of extra roots, so worlds compile once per process."""
+    return Registry(list(paths))
+
+
 def load(name: str, *, paths: Sequence[str | os.PathLike[str]] | None = None) -> World:
     """Compile environment ``name`` from the default registry (plus ``paths``, if given)."""
     if paths:
-        return Registry(paths).load(name)
+        return registry_for(tuple(str(p) for p in paths)).load(name)
     return default_registry().load(name)

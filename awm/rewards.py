@@ -9,8 +9,9 @@ Channels (all in ``StepResult.rewards`` and, in Gymnasium, ``info["reward_compon
   holds (else 0). Depends on the state only. Φ of the terminal state is 0 by convention.
 - ``progress_delta``: γ·Φ(s') − Φ(s), the potential-based shaping term (Ng et al. 1999), which
   leaves the optimal policy unchanged.
-- validity flags: ``unknown_tool``, ``invalid_arguments``, ``tool_error`` (a ``ToolError`` the
-  agent caused), ``timeout``, ``crashed`` (a bug in the environment's code, not the agent's fault).
+- validity flags: ``malformed`` (the action could not be parsed), ``unknown_tool``,
+  ``invalid_arguments``, ``tool_error`` (a ``ToolError`` the agent caused), ``timeout``,
+  ``crashed`` (a bug in the environment's code, not the agent's fault).
 - ``noop``: a write tool that changed nothing. ``redundant``: the same call with the same arguments
   on an unchanged state. ``collateral``: rows changed outside the task's allowed write set.
 
@@ -35,6 +36,7 @@ class RewardChannels:
     progress: float = 0.0
     progress_delta: float = 0.0
     answer_correct: bool | None = None
+    malformed: bool = False
     unknown_tool: bool = False
     invalid_arguments: bool = False
     tool_error: bool = False
@@ -47,7 +49,7 @@ class RewardChannels:
     @property
     def valid(self) -> bool:
         """The action named a real tool with valid arguments."""
-        return not (self.unknown_tool or self.invalid_arguments)
+        return not (self.malformed or self.unknown_tool or self.invalid_arguments)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -62,7 +64,9 @@ class RewardSpec(BaseModel):
     outcome: float = 1.0
     shaping: float = Field(0.0, description="weight of progress_delta")
     gamma: float = Field(1.0, ge=0.0, le=1.0, description="discount used in progress_delta")
-    invalid_action: float = Field(0.0, ge=0.0, description="penalty for unknown tool / invalid arguments")
+    invalid_action: float = Field(
+        0.0, ge=0.0, description="penalty for malformed action / unknown tool / bad arguments"
+    )
     tool_error: float = Field(0.0, ge=0.0)
     noop: float = Field(0.0, ge=0.0)
     redundant: float = Field(0.0, ge=0.0)

@@ -7,13 +7,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from awm.bundle import RECORDS
+from awm.gym.trajectory import TrajectoryRecord
 
 
 def schemas() -> dict[str, dict[str, Any]]:
     """File name -> JSON Schema, for every record of the bundle format."""
     out = {}
-    for name, model in RECORDS.items():
+    models: dict[str, type[BaseModel]] = {**RECORDS, "trajectory": TrajectoryRecord}
+    for name, model in models.items():
         schema = model.model_json_schema()
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         schema["$id"] = f"https://awm-gym.dev/schemas/{name}.schema.json"

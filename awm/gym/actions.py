@@ -1,0 +1,157 @@
+"""Parsers from the ways LLM agents speak to one canonical action.
+
+Canonical forms (what ``AwmEnv.step`` accepts, as a dict or its JSON text):
+    {"tool": "<name>", "arguments": {...}}     a tool call ("name" is accepted for "tool")
+    {"answer": "<text or null>"}               the final answer; ends the episode
+    {"tool": "list_tools"}                     the tool list (AWM's meta-tool), changes nothing
+    {"malformed": "<why>"}                     what a format wrapper sends when it cannot parse the model
+AWM's meta-tool form ``{"tool": "call_tool", "arguments": {"tool_name": ..., "arguments": ...}}`` is
+unwrapped to a plain tool call wherever it appears.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    name: str
+    arguments: Any  # dict, or a JSON string that the episode parses (and reports on)
+    call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ListTools:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    message: str
+
+
+Action = ToolCall | Answer | ListTools | Malformed
+
+_HERMES = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
+_THINK = re.compile(r"<think>.*?</think>", re.S)
+
+
+def _from_mapping(d: dict[str, Any], call_id: str | None = None) -> Action:
+    if isinstance(d.get("malformed"), str):
+        return Malformed(d["malformed"])
+    if "answer" in d and "tool" not in d and "name" not in d:
+        ans = d["answer"]
+        return Answer(None if ans is None else str(ans))
+    name = d.get("tool", d.get("name"))
+    if not isinstance(name, str):
+        return Malformed('an action needs "tool" (a tool name) or "answer"; e.g. {"tool": "x", "arguments": {}}')
+    args = d.get("arguments", d.get("args", {}))
+    if name == "list_tools":
+        return ListTools()
+    if name == "call_tool":  # AWM's meta-tool
+        inner = args
+        if isinstance(inner, str):
+            try:
+                inner = json.loads(inner)
+            except json.JSONDecodeError:
+                return Malformed("call_tool arguments are not valid JSON")
+        if not isinstance(inner, dict) or not isinstance(inner.get("tool_name"), str):
+            return Malformed('call_tool needs {"tool_name": "<tool>", "arguments": {...}}')
+        return ToolCall(inner["tool_name"], inner.get("arguments", {}) or {}, call_id)
+    return ToolCall(name, args if args is not None else {}, call_id)
+
+
+def parse_json_action(action: Any) -> Action:
+    """Our JSON form (dict or text)."""
+    if isinstance(action, dict):
+        return _from_mapping(action)
+    if not isinstance(action, str):
+        return Malformed(f"an action must be a JSON object or its text, not {type(action).__name__}")
+    if not action.strip():
+        return Malformed('empty action; send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}')
+    try:
+        d = json.loads(action)
+    except json.JSONDecodeError as e:
+        return Malformed(
+            f"action is not valid JSON ({e.msg} at position {e.pos}); "
+            'send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}'
+        )
+    if not isinstance(d, dict):
+        return Malformed("an action must be a JSON object")
+    return _from_mapping(d)
+
+
+def parse_openai_message(action: Any) -> Action:
+    """An OpenAI chat assistant message (dict or JSON text) with ``tool_calls``; no tool call = answer.
+
+    Only the first tool call is executed; the others are reported as ignored by the chat wrapper.
+    """
+    msg = action
+    if isinstance(action, str):
+        try:
+            msg = json.loads(action)
+        except json.JSONDecodeError:
+            return Answer(action)  # plain text from the model: its final answer
+    if isinstance(msg, list):  # a bare tool_calls list
+        msg = {"tool_calls": msg}
+    if not isinstance(msg, dict):
+        return Malformed("expected an assistant message object")
+    calls = msg.get("tool_calls") or []
+    if not calls:
+        if "tool" in msg or "answer" in msg:
+            return _from_mapping(msg)
+        return Answer(_strip_think(msg.get("content")))
+    first = calls[0]
+    fn = first.get("function", first) if isinstance(first, dict) else None
+    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+        return Malformed("tool_calls[0] needs function.name and function.arguments")
+    return _from_mapping({"tool": fn["name"], "arguments": fn.get("arguments") or {}}, first.get("id"))
+
+
+def parse_hermes(action: Any) -> Action:
+    """Hermes / Qwen text: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``; no tag = answer."""
+    if not isinstance(action, str):
+        return parse_openai_message(action)
+    text = _strip_think(action) or ""
+    m = _HERMES.search(text)
+    if m is None:
+        return Answer(text.strip())
+    try:
+        d = json.loads(m.group(1))
+    except json.JSONDecodeError as e:
+        return Malformed(
+            f"the <tool_call> body is not valid JSON ({e.msg}); "
+            'write <tool_call>{"name": "<tool>", "arguments": {...}}</tool_call>'
+        )
+    if not isinstance(d, dict):
+        return Malformed("the <tool_call> body must be a JSON object")
+    return _from_mapping(d)
+
+
+def _strip_think(text: Any) -> str | None:
+    if text is None:
+        return None
+    return _THINK.sub("", str(text)).strip()
+
+
+PARSERS = {"json": parse_json_action, "openai": parse_openai_message, "hermes": parse_hermes}
+
+
+def to_json_action(action: Action) -> dict[str, Any]:
+    """The canonical dict form of a parsed action."""
+    if isinstance(action, ToolCall):
+        return {"tool": action.name, "arguments": action.arguments}
+    if isinstance(action, Answer):
+        return {"answer": action.text}
+    if isinstance(action, ListTools):
+        return {"tool": "list_tools"}
+    return {"malformed": action.message}

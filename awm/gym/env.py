@@ -1,0 +1,161 @@
+"""``AwmEnv``: one registry environment as a Gymnasium env. Everything beyond reset/step is a wrapper."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+
+from awm.episode import Episode, StepResult
+from awm.errors import EpisodeClosedError
+from awm.gym.actions import Answer, ListTools, Malformed, ToolCall, parse_json_action
+from awm.gym.spaces import AnyText
+from awm.registry import default_registry, registry_for
+from awm.rewards import RewardFn, RewardSpec
+from awm.world import World
+
+MAX_ACTION = 1_000_000
+MAX_OBSERVATION = 1_000_000
+
+
+class AwmEnv(gym.Env[str, str]):
+    """Observations and actions are text.
+
+    ``reset`` returns the task instruction; ``step`` takes an action in our JSON form (see
+    ``awm.gym.actions``; wrappers translate OpenAI / Hermes / AWM tool calls into it) and returns the
+    tool's result or error as JSON.
+    ``info`` carries the task, the tools as OpenAI function schemas, ``reward_components`` (every
+    reward channel) and ``diff`` (this step's row changes). Agent mistakes never raise.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        env: str,
+        task_id: str | None = None,
+        reward: str | RewardSpec | RewardFn | None = None,
+        render_mode: str | None = None,
+        paths: Sequence[str] | None = None,
+        world: World | None = None,
+    ):
+        self.world = world or (registry_for(tuple(paths)) if paths else default_registry()).load(env)
+        self.task_id = task_id
+        if task_id is not None:
+            self.world.task(task_id)  # fail early on an unknown task
+        self.reward_spec = reward
+        self.render_mode = render_mode
+        self.action_space = AnyText(MAX_ACTION)
+        self.observation_space = AnyText(MAX_OBSERVATION)
+        self.episode: Episode | None = None
+        self._last: str = ""
+        self._tools = self.world.openai_tools()
+
+    # -- Gymnasium API --------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = options or {}
+        task_seed = seed if seed is not None else int(self.np_random.integers(2**31))
+        task_id = options.get("task_id", self.task_id)
+        if self.episode is not None:
+            self.episode.close()
+        self.episode = self.world.episode(task_id, seed=task_seed, reward=options.get("reward", self.reward_spec))
+        task = self.episode.task.task
+        self._last = task.instruction
+        info = {
+            "env_id": f"awm/{self.world.id}-v{self.world.version}",
+            "task_id": task.id,
+            "task_kind": str(task.kind),
+            "instruction": task.instruction,
+            "tools": self._tools,
+            "seed": task_seed,
+        }
+        return task.instruction, info
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        ep = self._require_episode()
+        if ep.done:
+            return self._after_end()
+        if isinstance(action, str) and len(action) > MAX_ACTION:
+            res = ep.reject(f"action is {len(action)} characters; the limit is {MAX_ACTION}")
+        else:
+            res = self._dispatch(ep, parse_json_action(action))
+        obs = json.dumps(res.observation(), ensure_ascii=False, default=str)
+        if len(obs) > MAX_OBSERVATION:
+            obs = json.dumps(
+                {
+                    "ok": res.ok,
+                    "error": {"code": "result_too_large", "message": "the result is too large; narrow the request"},
+                }
+            )
+        self._last = obs
+        return obs, float(res.reward), res.done, False, self._info(res)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        ep = self.episode
+        head = f"[{self.world.id} · {ep.task.id} · step {ep.steps}]" if ep else f"[{self.world.id}]"
+        return f"{head}\n{self._last}\n"
+
+    def close(self) -> None:
+        if self.episode is not None:
+            self.episode.close()
+            self.episode = None
+
+    # -- extras for trainers --------------------------------------------------------------------
+    async def astep(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """``step`` in a worker thread, for trainers that drive many episodes from one event loop."""
+        return await asyncio.to_thread(self.step, action)
+
+    def snapshot(self) -> Any:
+        return self._require_episode().snapshot()
+
+    def restore(self, snapshot: Any) -> None:
+        self._require_episode().restore(snapshot)
+
+    def fork(self) -> AwmEnv:
+        """An independent env whose episode continues from this one's current state."""
+        ep = self._require_episode()
+        other = AwmEnv(self.world.id, self.task_id, self.reward_spec, self.render_mode, world=self.world)
+        other.episode = ep.fork()
+        other._last = self._last
+        return other
+
+    # -- internals ------------------------------------------------------------------------------
+    def _dispatch(self, ep: Episode, action: Any) -> StepResult:
+        if isinstance(action, ToolCall):
+            return ep.call(action.name, action.arguments)
+        if isinstance(action, Answer):
+            return ep.submit(action.text)
+        if isinstance(action, ListTools):
+            return ep.list_tools()
+        assert isinstance(action, Malformed)
+        return ep.reject(action.message)
+
+    def _info(self, res: StepResult) -> dict[str, Any]:
+        ep = self._require_episode()
+        return {
+            "task_id": ep.task.id,
+            "step": ep.steps,
+            "tool": res.tool,
+            "arguments": res.arguments,
+            "ok": res.ok,
+            "error": res.error.to_dict() if res.error else None,
+            "diff": res.diff.to_dict(),
+            "reward_components": res.rewards.to_dict(),
+            "outcome": res.rewards.outcome,
+        }
+
+    def _after_end(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        msg = "the episode has ended; call reset() to start a new one"
+        obs = json.dumps({"ok": False, "error": {"code": "episode_ended", "message": msg}})
+        return obs, 0.0, True, False, {"error": {"code": "episode_ended", "message": msg}}
+
+    def _require_episode(self) -> Episode:
+        if self.episode is None:
+            raise EpisodeClosedError("call reset() before step()")
+        return self.episode

@@ -1,0 +1,191 @@
+"""The Gymnasium surface: checker, gold solutions in every action format, bad actions, determinism."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import gymnasium as gym
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from tests.gym.conftest import all_gym_ids, world_of
+
+GYM_IDS = all_gym_ids()
+
+
+def _task_params():
+    out = []
+    for g in GYM_IDS:
+        try:
+            out += [pytest.param(g, t, id=f"{g}:{t}") for t in world_of(g).task_ids]
+        except Exception:  # a broken bundle: fail in the test, not at collection
+            out.append(pytest.param(g, None, id=f"{g}:LOAD-FAILS"))
+    return out
+
+
+@pytest.mark.parametrize("gym_id", GYM_IDS)
+def test_check_env_passes(gym_id):
+    env = gym.make(gym_id)
+    check_env(env.unwrapped, skip_render_check=True)
+    check_env(gym.make(gym_id, render_mode="ansi").unwrapped)
+
+
+def _as_format(fmt: str, tool: str, args: dict, i: int):
+    if fmt == "json":
+        return json.dumps({"tool": tool, "arguments": args})
+    if fmt == "openai":
+        return {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": f"call_{i}", "type": "function", "function": {"name": tool, "arguments": json.dumps(args)}}
+            ],
+        }
+    if fmt == "hermes":
+        return f"<think>step {i}</think>\n<tool_call>\n{json.dumps({'name': tool, 'arguments': args})}\n</tool_call>"
+    assert fmt == "meta"
+    return json.dumps({"tool": "call_tool", "arguments": {"tool_name": tool, "arguments": json.dumps(args)}})
+
+
+def _answer(fmt: str, answer):
+    if fmt in ("json", "meta"):
+        return json.dumps({"answer": answer})
+    if fmt == "openai":
+        return {"role": "assistant", "content": answer or "Done."}
+    return answer or "Done."
+
+
+@pytest.mark.parametrize("fmt", ["json", "openai", "hermes", "meta"])
+@pytest.mark.parametrize(("gym_id", "task_id"), _task_params())
+def test_gold_solution_through_step_in_every_format(gym_id, task_id, fmt):
+    action_format = "json" if fmt == "meta" else fmt
+    env = gym.make(gym_id, action_format=action_format, max_episode_steps=100)
+    obs, info = env.reset(seed=0, options={"task_id": task_id})
+    assert info["task_id"] == task_id and info["tools"]
+    gold = env.unwrapped.episode.task.verifier.gold
+    if fmt == "meta":
+        _, _, _, _, i = env.step(json.dumps({"tool": "list_tools"}))
+        assert i["ok"] and i["diff"] == []
+    for i, call in enumerate(gold.calls):
+        obs, reward, terminated, truncated, info = env.step(_as_format(fmt, call.tool, call.arguments, i))
+        assert info["ok"], obs
+        assert not terminated and not truncated
+    obs, reward, terminated, truncated, info = env.step(_answer(fmt, gold.answer))
+    assert terminated and info["outcome"] == 1.0 and reward == 1.0, info
+
+
+@pytest.mark.parametrize("gym_id", GYM_IDS)
+def test_random_agent_never_crashes(gym_id):
+    env = gym.make(gym_id, max_episode_steps=20)
+    rng = random.Random(0)
+    tools = [t["function"]["name"] for t in env.reset(seed=0)[1]["tools"]]
+    junk = ["", "{", "[]", "null", '{"tool": 5}', '{"tool": "x"}', "x" * 5000, "<tool_call>{bad</tool_call>"]
+    for _ in range(20):
+        if rng.random() < 0.3:
+            action = rng.choice(junk)
+        elif rng.random() < 0.3:
+            action = env.action_space.sample()[:200]
+        else:
+            args = {k: rng.choice([1, 2, "a", None, -1, "2026-03-02", True]) for k in ("id", "name", "limit")}
+            action = json.dumps({"tool": rng.choice(tools), "arguments": args})
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert isinstance(obs, str) and "reward_components" in info
+        if terminated or truncated:
+            env.reset(seed=rng.randrange(1000))
+
+
+def test_determinism_same_seed_same_everything():
+    def run():
+        env = gym.make("awm/mini_shop-v0")
+        obs, info = env.reset(seed=3)
+        out = [obs]
+        for a in [
+            '{"tool": "search_products", "arguments": {"query": "Lamp"}}',
+            '{"tool": "place_order", "arguments": {"customer_id": 1, "product_id": 1, "quantity": 1}}',
+            "not json",
+            '{"answer": "ok"}',
+        ]:
+            o, r, t, tr, i = env.step(a)
+            out.append((o, r, t, tr, json.dumps(i, sort_keys=True, default=str)))
+        return out, env.unwrapped.episode.state_bytes()
+
+    assert run() == run()
+
+
+def test_seed_picks_the_task_and_options_override():
+    env = gym.make("awm/mini_shop-v0")
+    a = [env.reset(seed=s)[1]["task_id"] for s in range(10)]
+    assert a == [env.reset(seed=s)[1]["task_id"] for s in range(10)]
+    assert env.reset(seed=0, options={"task_id": "t03_cancel_alan"})[1]["task_id"] == "t03_cancel_alan"
+    fixed = gym.make("awm/mini_shop-v0", task_id="t01_lamp_price")
+    assert {fixed.reset(seed=s)[1]["task_id"] for s in range(5)} == {"t01_lamp_price"}
+
+
+@pytest.mark.parametrize(
+    ("action", "flag", "code"),
+    [
+        ("not json at all", "malformed", "malformed_action"),
+        ("", "malformed", "malformed_action"),
+        ('{"tool": "no_such_tool", "arguments": {}}', "unknown_tool", "unknown_tool"),
+        ('{"tool": "place_order", "arguments": {"customer_id": "x"}}', "invalid_arguments", "invalid_arguments"),
+        ('{"tool": "place_order", "arguments": "{broken"}', "invalid_arguments", "invalid_arguments"),
+        ("x" * 1_000_000, "malformed", "malformed_action"),
+        ("x" * 1_000_001, "malformed", "malformed_action"),
+        (
+            json.dumps({"tool": "search_products", "arguments": {"query": "y" * 500_000}}),
+            "invalid_arguments",
+            "invalid_arguments",
+        ),
+    ],
+)
+def test_malformed_actions_are_observations(action, flag, code):
+    env = gym.make("awm/mini_shop-v0")
+    env.reset(seed=0, options={"task_id": "t02_buy_lamp"})
+    before = env.unwrapped.episode.state_bytes()
+    obs, reward, terminated, truncated, info = env.step(action)
+    assert json.loads(obs)["error"]["code"] == code
+    assert info["reward_components"][flag] is True and not terminated
+    assert env.unwrapped.episode.state_bytes() == before
+
+
+def test_step_after_end_is_an_observation():
+    env = gym.make("awm/mini_shop-v0", disable_env_checker=True)
+    env.reset(seed=0)
+    env.step('{"answer": null}')
+    obs, reward, terminated, _, info = env.step('{"tool": "search_products", "arguments": {"query": "a"}}')
+    assert terminated and json.loads(obs)["error"]["code"] == "episode_ended"
+
+
+def test_truncation_by_max_steps():
+    env = gym.make("awm/mini_shop-v0", max_episode_steps=2)
+    env.reset(seed=0)
+    assert env.step('{"tool": "search_products", "arguments": {"query": "a"}}')[3] is False
+    assert env.step('{"tool": "search_products", "arguments": {"query": "b"}}')[3] is True
+
+
+def test_snapshot_restore_fork_through_unwrapped():
+    env = gym.make("awm/mini_shop-v0")
+    env.reset(seed=0, options={"task_id": "t02_buy_lamp"})
+    base = env.unwrapped
+    snap = base.snapshot()
+    child = base.fork()
+    env.step('{"tool": "place_order", "arguments": {"customer_id": 1, "product_id": 1, "quantity": 2}}')
+    assert child.step('{"answer": null}')[4]["outcome"] == 0.0
+    base.restore(snap)
+    assert base.step('{"answer": null}')[4]["outcome"] == 0.0
+
+
+def test_render_ansi():
+    env = gym.make("awm/mini_shop-v0", render_mode="ansi")
+    env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    assert "t01_lamp_price" in env.render() and "Brass Desk Lamp" in env.render()
+
+
+def test_unknown_task_and_format_fail_early():
+    from awm.errors import UnknownTaskError
+
+    with pytest.raises(UnknownTaskError, match="Did you mean"):
+        gym.make("awm/mini_shop-v0", task_id="t01_lamp_prize")
+    with pytest.raises(ValueError, match="tool-call format"):
+        gym.make("awm/mini_shop-v0", action_format="xml")
