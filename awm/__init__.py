@@ -10,6 +10,7 @@ res = ep.submit(answer="...")
 from awm.episode import Episode, StepResult
 from awm.errors import AwmError, BundleError, EpisodeClosedError, ToolError, UnknownEnvironmentError
 from awm.registry import Registry, load
+from awm.remote import RemoteEnv, remote
 from awm.rewards import RewardChannels, RewardSpec
 from awm.world import World
 
@@ -19,6 +20,7 @@ __all__ = [
     "Episode",
     "EpisodeClosedError",
     "Registry",
+    "RemoteEnv",
     "RewardChannels",
     "RewardSpec",
     "StepResult",
@@ -26,6 +28,7 @@ __all__ = [
     "UnknownEnvironmentError",
     "World",
     "load",
+    "remote",
 ]
 __version__ = "0.1.0"
 

@@ -14,7 +14,8 @@ from awm.bundle import AnswerMatch
 MAX_ANSWER = 4_000  # longer answers fail: an answer is not a dump of the database
 MAX_NUMBERS = 4  # more distinct numbers than this in a number answer is a shotgun answer
 
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])|(?<![\w.])[-+]?\.\d+")
+# a number that is not part of a word or code: "KUB-11", "A4", "v2.1" hold no numbers; "-5", "$1,234.50" do
+_NUMBER = re.compile(r"(?:(?<![\w.])[-+](?=[\d.])|(?<![\w.+-]))(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?![\w])")
 _MONTHS = {
     m: i
     for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
@@ -39,7 +40,12 @@ def contains_phrase(haystack: str, needle: str) -> bool:
 
 
 def numbers_in(text: str) -> list[float]:
-    return [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
+    out = []
+    for m in _NUMBER.finditer(text):
+        token = m.group(0).replace(",", "")
+        if token.strip("+-."):
+            out.append(float(token))
+    return out
 
 
 def dates_in(text: str) -> set[date]:

@@ -103,6 +103,65 @@ def demo(
     )
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="bind address (loopback by default)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+    env: Annotated[list[str] | None, typer.Option("--env", help="serve only these environments")] = None,
+    max_episodes: Annotated[int, typer.Option(help="live episodes at most")] = 10_000,
+    idle_ttl: Annotated[float, typer.Option(help="seconds before an idle episode expires")] = 900.0,
+    token_env: Annotated[
+        str | None,
+        typer.Option(help="name of an environment variable holding a bearer token that every request must send"),
+    ] = None,
+    expose_rewards: Annotated[bool, typer.Option(help="show reward channels in MCP results")] = False,
+    path: PathOpt = None,
+) -> None:
+    """Serve every environment over HTTP (OpenAPI at /docs) and MCP (/envs/<env>/mcp)."""
+    import os
+
+    import uvicorn
+
+    from awm.serve.app import create_app
+    from awm.serve.config import ServeConfig
+
+    token = os.environ.get(token_env) if token_env else None
+    if token_env and not token:
+        console.print(f"[red]environment variable {token_env} is empty[/red]")
+        raise typer.Exit(1)
+    cfg = ServeConfig(
+        envs=env,
+        paths=path or [],
+        max_episodes=max_episodes,
+        idle_ttl=idle_ttl,
+        token=token,
+        expose_rewards=expose_rewards,
+    )
+    try:
+        app_ = create_app(cfg)
+    except AwmError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(1) from e
+    console.print(
+        f"AWM Gym serving {', '.join(app_.state.store.envs)} on http://{host}:{port} "
+        f"(OpenAPI: /docs · MCP: /envs/<env>/mcp)"
+    )
+    uvicorn.run(app_, host=host, port=port, log_level="warning")
+
+
+@app.command("mcp")
+def mcp_stdio(
+    env: Annotated[str, typer.Argument(help="environment")],
+    task: Annotated[str | None, typer.Option(help="task id (default: chosen from the seed)")] = None,
+    seed: Annotated[int, typer.Option(help="seed")] = 0,
+    path: PathOpt = None,
+) -> None:
+    """Serve one environment over MCP stdio (for desktop MCP clients)."""
+    from awm.serve.stdio import run_stdio
+
+    run_stdio(Registry(path or []), env, task, seed)
+
+
 def main() -> None:
     app()
 

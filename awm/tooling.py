@@ -77,8 +77,9 @@ def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
             args[current] = m.group(2).strip()
         elif current and line.strip():
             args[current] = (args[current] + " " + line.strip()).strip()
-    description = " ".join(p.strip() for p in head.strip().split("\n\n")[0].splitlines())
-    return description, args
+    head = re.split(r"\n(?:Returns|Raises|Yields|Examples?|Notes?):", head)[0]
+    paragraphs = [" ".join(line.strip() for line in p.splitlines()) for p in head.strip().split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p), args
 
 
 _ALLOWED_LEAF = (int, float, str, bool, type(None))

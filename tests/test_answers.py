@@ -11,6 +11,9 @@ from awm.bundle import AnswerMatch as M
         ("The total is 1234.49", [1234.5], M.number, True),  # within the default 0.01 tolerance
         ("The total is 1234.4", [1234.5], M.number, False),
         ("1 2 3 4 5 6", [3], M.number, False),  # shotgun answers fail
+        ("3 open issues: KUB-11, KUB-12, OBS-5 and OBS-7", [3], M.number, True),  # codes hold no numbers
+        ("The balance is -12.5 dollars", [-12.5], M.number, True),
+        ("It costs .5", [0.5], M.number, True),
         ("It was on March 5th, 2026", ["2026-03-05"], M.date, True),
         ("5 Mar 2026", ["2026-03-05T10:00:00"], M.date, True),
         ("2026-03-06", ["2026-03-05"], M.date, False),

@@ -22,7 +22,7 @@ def test_docstring_parsing_gives_description_and_argument_docs():
             A list.
         """
     )
-    assert desc == "Find things."
+    assert desc == "Find things.\n\nMore detail that is not the summary."
     assert args == {"query": "words to look for.", "limit": "at most this many."}
 
 

@@ -71,7 +71,7 @@ def test_cli_validate_exit_codes(bundle_copy):
 
 
 def test_cli_list_and_demo():
-    runner = CliRunner()
+    runner = CliRunner(env={"COLUMNS": "250"})
     out = runner.invoke(app, ["list", "-p", str(FIXTURE_ROOT)])
     assert out.exit_code == 0 and "awm/mini_shop-v0" in out.output
     demo = runner.invoke(app, ["demo", "mini_shop", "-p", str(FIXTURE_ROOT)])

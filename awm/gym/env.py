@@ -9,23 +9,20 @@ from typing import Any
 
 import gymnasium as gym
 
-from awm.episode import Episode, StepResult
+from awm.actions import MAX_ACTION, MAX_OBSERVATION, apply_action, observation_text, step_info
+from awm.episode import Episode
 from awm.errors import EpisodeClosedError
-from awm.gym.actions import Answer, ListTools, Malformed, ToolCall, parse_json_action
 from awm.gym.spaces import AnyText
 from awm.registry import default_registry, registry_for
 from awm.rewards import RewardFn, RewardSpec
 from awm.world import World
-
-MAX_ACTION = 1_000_000
-MAX_OBSERVATION = 1_000_000
 
 
 class AwmEnv(gym.Env[str, str]):
     """Observations and actions are text.
 
     ``reset`` returns the task instruction; ``step`` takes an action in our JSON form (see
-    ``awm.gym.actions``; wrappers translate OpenAI / Hermes / AWM tool calls into it) and returns the
+    ``awm.actions``; wrappers translate OpenAI / Hermes / AWM tool calls into it) and returns the
     tool's result or error as JSON.
     ``info`` carries the task, the tools as OpenAI function schemas, ``reward_components`` (every
     reward channel) and ``diff`` (this step's row changes). Agent mistakes never raise.
@@ -79,20 +76,9 @@ class AwmEnv(gym.Env[str, str]):
         ep = self._require_episode()
         if ep.done:
             return self._after_end()
-        if isinstance(action, str) and len(action) > MAX_ACTION:
-            res = ep.reject(f"action is {len(action)} characters; the limit is {MAX_ACTION}")
-        else:
-            res = self._dispatch(ep, parse_json_action(action))
-        obs = json.dumps(res.observation(), ensure_ascii=False, default=str)
-        if len(obs) > MAX_OBSERVATION:
-            obs = json.dumps(
-                {
-                    "ok": res.ok,
-                    "error": {"code": "result_too_large", "message": "the result is too large; narrow the request"},
-                }
-            )
-        self._last = obs
-        return obs, float(res.reward), res.done, False, self._info(res)
+        res = apply_action(ep, action)
+        self._last = observation_text(res)
+        return self._last, float(res.reward), res.done, False, step_info(ep, res)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -126,30 +112,6 @@ class AwmEnv(gym.Env[str, str]):
         return other
 
     # -- internals ------------------------------------------------------------------------------
-    def _dispatch(self, ep: Episode, action: Any) -> StepResult:
-        if isinstance(action, ToolCall):
-            return ep.call(action.name, action.arguments)
-        if isinstance(action, Answer):
-            return ep.submit(action.text)
-        if isinstance(action, ListTools):
-            return ep.list_tools()
-        assert isinstance(action, Malformed)
-        return ep.reject(action.message)
-
-    def _info(self, res: StepResult) -> dict[str, Any]:
-        ep = self._require_episode()
-        return {
-            "task_id": ep.task.id,
-            "step": ep.steps,
-            "tool": res.tool,
-            "arguments": res.arguments,
-            "ok": res.ok,
-            "error": res.error.to_dict() if res.error else None,
-            "diff": res.diff.to_dict(),
-            "reward_components": res.rewards.to_dict(),
-            "outcome": res.rewards.outcome,
-        }
-
     def _after_end(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
         msg = "the episode has ended; call reset() to start a new one"
         obs = json.dumps({"ok": False, "error": {"code": "episode_ended", "message": msg}})

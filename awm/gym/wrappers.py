@@ -9,7 +9,7 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
-from awm.gym.actions import PARSERS, to_json_action
+from awm.actions import PARSERS, to_json_action
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
 from awm.rewards import RewardChannels, RewardSpec, reward_fn
 

@@ -195,12 +195,9 @@ def _quote(db: Db, customer_id: int, cart: dict[str, Any], address: dict[str, An
             raise ToolError(f"Unknown shipping method {shipping_method!r}; use list_shipping_methods.")
         rate = _tax_rate(db, address["state"])
         tax = _div_round(net * rate, 10000)
-        if coupon is not None and coupon["discount_type"] == "free_shipping":
-            ship = 0
-        elif method["free_over_cents"] is not None and net >= method["free_over_cents"]:
-            ship = 0
-        else:
-            ship = method["price_cents"]
+        waived = coupon is not None and coupon["discount_type"] == "free_shipping"
+        free_over = method["free_over_cents"]
+        ship = 0 if waived or (free_over is not None and net >= free_over) else method["price_cents"]
         out.update({"tax_rate_bp": rate, "tax_cents": tax, "shipping_method": shipping_method,
                     "shipping_cents": ship, "total_cents": net + tax + ship})
     if not lines:
@@ -289,7 +286,6 @@ def list_categories(db: Db) -> list[dict]:
 def search_products(db: Db, query: str = "", category: str | None = None, max_price_cents: int | None = None,
                     in_stock_only: bool = False, include_discontinued: bool = False, limit: int = 20) -> list[dict]:
     """Search the catalogue by words in a product's name, brand or description.
-
     Every word of the query must appear (case-insensitive). Results show the price range, total stock
     across variants and the average rating of published reviews.
 
@@ -337,7 +333,6 @@ def search_products(db: Db, query: str = "", category: str | None = None, max_pr
 @tool
 def get_product(db: Db, product_id: int) -> dict:
     """Show one product: description, category, every variant (SKU, option, price, stock) and its rating.
-
     The rating summary counts published reviews only.
 
     Args:
@@ -469,7 +464,6 @@ def list_tax_rates(db: Db) -> list[dict]:
 @tool
 def get_coupon(db: Db, code: str, customer_id: int | None = None, subtotal_cents: int | None = None) -> dict:
     """Show a coupon's terms and whether it can be used today.
-
     Pass a customer and/or subtotal to also check first-order and minimum-subtotal rules.
 
     Args:
@@ -516,7 +510,6 @@ def find_customers(db: Db, query: str, limit: int = 10) -> list[dict]:
 @tool
 def get_customer(db: Db, customer_id: int) -> dict:
     """Show a customer's profile, addresses, order counts, lifetime spend and open cart summary.
-
     Lifetime spend sums the totals of orders that were not cancelled, minus refunds.
 
     Args:
@@ -589,7 +582,8 @@ def add_address(db: Db, customer_id: int, label: str, line1: str, city: str, sta
         "customer_id": customer_id, "label": label.strip(),
         "recipient": (recipient or f"{c['first_name']} {c['last_name']}").strip(),
         "line1": line1.strip(), "line2": (line2 or "").strip() or None, "city": city.strip(), "state": state,
-        "postal_code": postal_code.strip(), "country": "US", "is_default": 1 if (make_default or not has_default) else 0,
+        "postal_code": postal_code.strip(), "country": "US",
+        "is_default": 1 if (make_default or not has_default) else 0,
         "created_at": now, "updated_at": now})
     return db.one("SELECT * FROM addresses WHERE id = ?", (new_id,))
 
@@ -599,7 +593,6 @@ def update_address(db: Db, address_id: int, label: str | None = None, recipient:
                    line1: str | None = None, line2: str | None = None, city: str | None = None,
                    state: str | None = None, postal_code: str | None = None) -> dict:
     """Change fields of a saved address; fields you leave out stay as they are.
-
     Orders already placed keep the address they were shipped to. An address used by an order that has
     not shipped yet cannot move to another state (the tax would change); cancel and re-order instead.
 
@@ -715,7 +708,6 @@ def view_cart(db: Db, customer_id: int) -> dict:
 @tool
 def preview_checkout(db: Db, customer_id: int, address_id: int, shipping_method: str = "standard") -> dict:
     """Price the open cart for an address and shipping method without placing the order.
-
     Shows subtotal, discount, tax, shipping and total, plus any problems that would block checkout.
 
     Args:
@@ -736,7 +728,6 @@ def preview_checkout(db: Db, customer_id: int, address_id: int, shipping_method:
 @tool(write=True)
 def add_to_cart(db: Db, customer_id: int, sku: str, quantity: int = 1) -> dict:
     """Add units of a variant to the customer's open cart (creating the cart if needed).
-
     Fails when the product is not sold any more or when the cart would hold more than is in stock.
 
     Args:
@@ -758,6 +749,9 @@ def add_to_cart(db: Db, customer_id: int, sku: str, quantity: int = 1) -> dict:
     else:
         cart_id = cart["id"]
     have = db.value("SELECT quantity FROM cart_items WHERE cart_id = ? AND variant_id = ?", (cart_id, v["id"])) or 0
+    if v["stock"] == 0:
+        raise ToolError(f"{v['sku']} ({v['product_name']}, {v['option_label']}) is out of stock; "
+                        "suggest another variant or wait for a restock.")
     if have + quantity > v["stock"]:
         raise ToolError(f"Only {v['stock']} of {v['sku']} in stock and the cart already has {have}; "
                         f"add at most {max(v['stock'] - have, 0)}.")
@@ -822,7 +816,6 @@ def remove_from_cart(db: Db, customer_id: int, sku: str) -> dict:
 @tool(write=True)
 def apply_coupon(db: Db, customer_id: int, code: str) -> dict:
     """Attach a coupon code to the customer's open cart (replacing any earlier coupon).
-
     Checks that the coupon is active, in its validity window, not used up, allowed for this customer
     (first-order-only codes) and that the cart meets the minimum subtotal.
 
@@ -864,7 +857,6 @@ def remove_coupon(db: Db, customer_id: int) -> dict:
 def checkout(db: Db, customer_id: int, address_id: int, shipping_method: str = "standard",
              payment_method: Literal["card", "paypal", "gift_card"] = "card") -> dict:
     """Place an order from the customer's open cart and take payment.
-
     Re-checks stock and the coupon, computes subtotal, discount, tax and shipping, decrements stock
     (writing 'sale' inventory movements), captures the payment and marks the cart converted.
     'card' uses the card on file; 'gift_card' needs enough gift-card balance for the whole total.
@@ -998,7 +990,8 @@ def get_order_history(db: Db, order_number: str) -> list[dict]:
         order_number: the order number, e.g. "SO-10012".
     """
     o = _order(db, order_number)
-    return db.query("SELECT event_type, detail, created_at FROM order_events WHERE order_id = ? ORDER BY created_at, id",
+    return db.query("SELECT event_type, detail, created_at FROM order_events WHERE order_id = ? "
+                    "ORDER BY created_at, id",
                     (o["id"],))
 
 
@@ -1041,7 +1034,6 @@ def track_shipment(db: Db, order_number: str | None = None, tracking_number: str
 @tool(write=True)
 def cancel_order(db: Db, order_number: str, reason: str) -> dict:
     """Cancel an order that has not shipped yet: restock its items, refund the payment in full and log it.
-
     Shipped or delivered orders cannot be cancelled; use request_return after delivery instead.
 
     Args:
@@ -1082,7 +1074,6 @@ def cancel_order(db: Db, order_number: str, reason: str) -> dict:
 @tool(write=True)
 def update_order_address(db: Db, order_number: str, address_id: int) -> dict:
     """Send an order that has not shipped yet to another of the customer's saved addresses.
-
     The tax is recomputed for the new address; if it would differ, the change is refused (cancel and
     re-order instead).
 
@@ -1092,7 +1083,8 @@ def update_order_address(db: Db, order_number: str, address_id: int) -> dict:
     """
     o = _order(db, order_number)
     if o["status"] != "paid":
-        raise ToolError(f"Order {o['order_number']} is {o['status']}; only orders that have not shipped can be re-addressed.")
+        raise ToolError(f"Order {o['order_number']} is {o['status']}; only orders that have not shipped "
+                        "can be re-addressed.")
     a = _address(db, address_id)
     if a["customer_id"] != o["customer_id"]:
         raise ToolError(f"Address {address_id} does not belong to the customer of {o['order_number']}; "
@@ -1117,8 +1109,8 @@ def create_shipment(db: Db, order_number: str, carrier: Literal["UPS", "USPS", "
     Args:
         order_number: the order number.
         carrier: "UPS", "USPS", "FedEx" or "DHL".
-        tracking_number: the carrier's tracking number (UPS: 1Z + 16 characters; FedEx: 12 digits;
-            USPS: 20-22 digits; DHL: 10 digits).
+        tracking_number: the carrier's tracking number (UPS is 1Z plus 16 characters, FedEx 12 digits,
+            USPS 20 to 22 digits, DHL 10 digits).
     """
     o = _order(db, order_number)
     if o["status"] != "paid":
@@ -1147,7 +1139,8 @@ def mark_delivered(db: Db, tracking_number: str) -> dict:
     """
     s = db.one("SELECT * FROM shipments WHERE tracking_number = ?", (tracking_number.strip().upper(),))
     if s is None:
-        raise ToolError(f"No shipment with tracking number {tracking_number!r}; use track_shipment with the order number.")
+        raise ToolError(f"No shipment with tracking number {tracking_number!r}; "
+                        "use track_shipment with the order number.")
     if s["status"] != "in_transit":
         raise ToolError(f"Shipment {s['tracking_number']} is {s['status']}, not in transit.")
     now = _stamp(db)
@@ -1196,7 +1189,6 @@ def list_returns(db: Db, status: Literal["requested", "approved", "rejected", "r
 @tool(write=True)
 def request_return(db: Db, order_number: str, sku: str, quantity: int, reason: str) -> dict:
     """Open a return (RMA) for units of one item of a delivered order.
-
     Returns must be requested within 30 days of delivery, and no more units than were bought minus
     units already in other (non-rejected) returns.
 
@@ -1225,6 +1217,9 @@ def request_return(db: Db, order_number: str, sku: str, quantity: int, reason: s
                         f"{RETURN_WINDOW_DAYS} days. Refer the customer to the manufacturer's warranty.")
     taken = db.value("SELECT COALESCE(SUM(quantity), 0) FROM returns WHERE order_item_id = ? AND status <> 'rejected'",
                      (item["id"],))
+    if taken >= item["quantity"]:
+        raise ToolError(f"All {item['quantity']} unit(s) of {v['sku']} on {o['order_number']} are already in a return; "
+                        "list_returns shows it.")
     if quantity < 1 or quantity > item["quantity"] - taken:
         raise ToolError(f"quantity must be between 1 and {item['quantity'] - taken} (bought {item['quantity']}, "
                         f"{taken} already in returns).")
@@ -1277,7 +1272,6 @@ def reject_return(db: Db, rma_number: str, reason: str) -> dict:
 @tool(write=True)
 def receive_return(db: Db, rma_number: str, restock: bool) -> dict:
     """Record that the returned item arrived at the warehouse; optionally put it back in stock.
-
     Only restock items that are unused and undamaged; a restock writes a 'return' inventory movement.
 
     Args:
@@ -1306,7 +1300,6 @@ def receive_return(db: Db, rma_number: str, restock: bool) -> dict:
 def issue_refund(db: Db, order_number: str, reason: str, rma_number: str | None = None,
                  amount_cents: int | None = None) -> dict:
     """Refund money to the customer's original payment method.
-
     With rma_number: refunds a received return; the amount defaults to the item's value (its share of
     the discounted price plus tax, shipping excluded) and may not exceed it. Without rma_number: a
     goodwill refund of amount_cents on a shipped or delivered order. Cancelled orders are refunded
@@ -1423,7 +1416,6 @@ def adjust_stock(db: Db, sku: str, quantity_change: int, note: str) -> dict:
 @tool(write=True)
 def post_review(db: Db, customer_id: int, product_id: int, rating: int, title: str, body: str) -> dict:
     """Publish a customer's review of a product they bought and received (a verified purchase).
-
     One review per customer and product.
 
     Args:

@@ -300,7 +300,8 @@ def get_user(db: Db, email: str) -> dict:
         email: the person's e-mail address, e.g. "dana.whitfield@halcyon.io".
     """
     u = _user(db, email)
-    teams = db.query("SELECT t.key, t.name, tm.team_role AS role FROM team_members tm JOIN teams t ON t.id = tm.team_id "
+    teams = db.query("SELECT t.key, t.name, tm.team_role AS role FROM team_members tm "
+                     "JOIN teams t ON t.id = tm.team_id "
                      "WHERE tm.user_id = ? ORDER BY t.name", (u["id"],))
     active = db.query(
         "SELECT i.key, i.title, i.issue_type, i.status, i.priority, i.story_points, i.due_date, i.project_id, "
@@ -761,7 +762,8 @@ def list_time_logs(db: Db, issue_key: str | None = None, user_email: str | None 
     d2 = _date(date_to, "date_to").isoformat() if date_to else None
     b = None if billable is None else (1 if billable else 0)
     where = ("FROM time_logs tl JOIN issues i ON i.id = tl.issue_id JOIN users u ON u.id = tl.user_id "
-             "WHERE (? IS NULL OR tl.issue_id = ?) AND (? IS NULL OR tl.user_id = ?) AND (? IS NULL OR i.project_id = ?) "
+             "WHERE (? IS NULL OR tl.issue_id = ?) AND (? IS NULL OR tl.user_id = ?) "
+             "AND (? IS NULL OR i.project_id = ?) "
              "AND (? IS NULL OR tl.work_date >= ?) AND (? IS NULL OR tl.work_date <= ?) "
              "AND (? IS NULL OR tl.billable = ?) ")
     params = (iid, iid, uid, uid, pid, pid, d1, d1, d2, d2, b, b)
@@ -949,7 +951,8 @@ def update_issue(db: Db, issue_key: str, actor_email: str, title: str | None = N
                 new_total = _committed(db, s["id"]) - (i["story_points"] or 0) + story_points
                 if new_total > s["capacity_points"]:
                     raise ToolError(f"{s['name']} would hold {new_total} points, over its capacity of "
-                                    f"{s['capacity_points']}. Move {i['key']} or another issue out of the sprint first.")
+                                    f"{s['capacity_points']}. Move {i['key']} or another issue out of the sprint "
+                                    "first.")
         changes.append(("story_points", i["story_points"], story_points))
     if due_date is not None:
         d = _date(due_date, "due_date")
@@ -1443,7 +1446,8 @@ def move_to_sprint(db: Db, issue_key: str, actor_email: str, sprint_id: int | No
     db.execute("UPDATE issues SET sprint_id = ?, updated_at = ? WHERE id = ?", (sprint_id, _now(db), i["id"]))
     _log(db, actor["id"], "sprint_changed", issue_id=i["id"], sprint_id=sprint_id, field="sprint",
          old=old["name"] if old else None, new=new_name)
-    out: dict[str, Any] = {"key": i["key"], "sprint": new_name or "backlog", "previous_sprint": old["name"] if old else None}
+    out: dict[str, Any] = {"key": i["key"], "sprint": new_name or "backlog",
+                           "previous_sprint": old["name"] if old else None}
     if sprint_id is not None:
         out["sprint_committed_points"] = _committed(db, sprint_id)
     return out

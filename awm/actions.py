@@ -14,7 +14,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from awm.episode import Episode, StepResult
+
+MAX_ACTION = 1_000_000  # characters
+MAX_OBSERVATION = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,3 +161,45 @@ def to_json_action(action: Action) -> dict[str, Any]:
     if isinstance(action, ListTools):
         return {"tool": "list_tools"}
     return {"malformed": action.message}
+
+
+def apply_action(ep: Episode, action: Any) -> StepResult:
+    """Parse ``action`` (our JSON form, dict or text) and run it on ``ep``; never raises for bad input."""
+    if isinstance(action, str) and len(action) > MAX_ACTION:
+        return ep.reject(f"action is {len(action)} characters; the limit is {MAX_ACTION}")
+    parsed = parse_json_action(action)
+    if isinstance(parsed, ToolCall):
+        return ep.call(parsed.name, parsed.arguments)
+    if isinstance(parsed, Answer):
+        return ep.submit(parsed.text)
+    if isinstance(parsed, ListTools):
+        return ep.list_tools()
+    return ep.reject(parsed.message)
+
+
+def step_info(ep: Episode, res: StepResult) -> dict[str, Any]:
+    """The ``info`` dict of a Gymnasium step (also returned by the HTTP ``/step`` endpoint)."""
+    return {
+        "task_id": ep.task.id,
+        "step": ep.steps,
+        "tool": res.tool,
+        "arguments": res.arguments,
+        "ok": res.ok,
+        "error": res.error.to_dict() if res.error else None,
+        "diff": res.diff.to_dict(),
+        "reward_components": res.rewards.to_dict(),
+        "outcome": res.rewards.outcome,
+    }
+
+
+def observation_text(res: StepResult) -> str:
+    """The agent's observation as JSON text, bounded in size."""
+    obs = json.dumps(res.observation(), ensure_ascii=False, default=str)
+    if len(obs) > MAX_OBSERVATION:
+        obs = json.dumps(
+            {
+                "ok": False,
+                "error": {"code": "result_too_large", "message": "the result is too large; narrow the request"},
+            }
+        )
+    return obs

@@ -1,0 +1,117 @@
+"""``awm.remote(url, env)``: a Gymnasium env whose episodes live on an ``awm serve`` server."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import gymnasium as gym
+import httpx
+
+from awm.actions import MAX_ACTION, MAX_OBSERVATION
+from awm.errors import AwmError
+from awm.gym.spaces import AnyText
+
+
+class RemoteError(AwmError):
+    """The server answered with an error (``code`` is its stable error code)."""
+
+    def __init__(self, code: str, message: str, status: int):
+        self.code, self.status = code, status
+        super().__init__(f"{code}: {message}")
+
+
+class RemoteEnv(gym.Env[str, str]):
+    """Same observations, rewards and info as ``gym.make("awm/<env>-v0")``, over HTTP."""
+
+    metadata = {"render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        url: str,
+        env: str,
+        task_id: str | None = None,
+        reward: str | None = None,
+        token: str | None = None,
+        timeout: float = 30.0,
+        client: httpx.Client | None = None,
+    ):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.client = client or httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=timeout)
+        self.env_name, self.task_id, self.reward_spec = env, task_id, reward
+        self.action_space = AnyText(MAX_ACTION)
+        self.observation_space = AnyText(MAX_OBSERVATION)
+        self.episode_id: str | None = None
+        info = self._request("GET", f"/envs/{env}")
+        self._tools = [
+            {
+                "type": "function",
+                "function": {"name": t["name"], "description": t["description"], "parameters": t["parameters"]},
+            }
+            for t in info["tools"]
+        ]
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = options or {}
+        task_seed = seed if seed is not None else int(self.np_random.integers(2**31))
+        self._drop()
+        view = self._request(
+            "POST",
+            "/episodes",
+            json={
+                "env": self.env_name,
+                "seed": task_seed,
+                "task_id": options.get("task_id", self.task_id),
+                "reward": options.get("reward", self.reward_spec),
+            },
+        )
+        self.episode_id = view["episode_id"]
+        task = view["task"]
+        return task["instruction"], {
+            "env_id": view["env_id"],
+            "task_id": task["id"],
+            "task_kind": task["kind"],
+            "instruction": task["instruction"],
+            "tools": self._tools,
+            "seed": task_seed,
+            "episode_id": self.episode_id,
+        }
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self.episode_id is None:
+            raise AwmError("call reset() before step()")
+        try:
+            out = self._request("POST", f"/episodes/{self.episode_id}/step", json={"action": action})
+        except RemoteError as e:
+            if e.code != "episode_ended":
+                raise
+            obs = json.dumps({"ok": False, "error": {"code": "episode_ended", "message": str(e)}})
+            return obs, 0.0, True, False, {"error": {"code": "episode_ended", "message": str(e)}}
+        return out["observation"], float(out["reward"]), out["terminated"], out["truncated"], out["info"]
+
+    def close(self) -> None:
+        self._drop()
+        self.client.close()
+
+    def _drop(self) -> None:
+        if self.episode_id is not None:
+            try:
+                self._request("DELETE", f"/episodes/{self.episode_id}")
+            except (RemoteError, httpx.HTTPError):
+                pass
+            self.episode_id = None
+
+    def _request(self, method: str, path: str, **kw: Any) -> Any:
+        r = self.client.request(method, path, **kw)
+        if r.status_code >= 400:
+            try:
+                err = r.json()["error"]
+            except (ValueError, KeyError, TypeError):
+                err = {"code": "http_error", "message": r.text[:300]}
+            raise RemoteError(err["code"], err["message"], r.status_code)
+        return r.json()
+
+
+def remote(url: str, env: str, **kwargs: Any) -> RemoteEnv:
+    return RemoteEnv(url, env, **kwargs)

@@ -1,0 +1,68 @@
+"""``awm mcp <env>``: one environment over MCP stdio, for desktop MCP clients. One episode per process
+(the task is chosen with ``--task``/``--seed``); ``submit_answer`` ends it and the next call starts anew."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+from awm.episode import Episode
+from awm.registry import Registry
+from awm.serve.mcp_server import SUBMIT
+
+
+def build_stdio_server(registry: Registry, env: str, task_id: str | None = None, seed: int = 0) -> Server[Any]:
+    world = registry.load(env)
+    state: dict[str, Episode] = {"ep": world.episode(task_id, seed=seed)}
+
+    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        tools = [
+            types.Tool(name=s.name, description=s.description, input_schema=s.parameters) for s in world.tool_specs()
+        ]
+        tools.append(
+            types.Tool(
+                name=SUBMIT,
+                description="Give your final answer and end the task.",
+                input_schema={"type": "object", "properties": {"answer": {"type": ["string", "null"]}}},
+            )
+        )
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        ep = state["ep"]
+        if ep.done:
+            ep = state["ep"] = world.episode(task_id, seed=seed)
+        args = params.arguments or {}
+        if params.name == SUBMIT and SUBMIT not in world.tools:
+            res = ep.submit(None if args.get("answer") is None else str(args.get("answer")))
+        else:
+            res = ep.call(params.name, args)
+        body = res.observation()
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(body, default=str))],
+            structured_content=body,
+            is_error=not res.ok,
+        )
+
+    return Server(
+        f"awm-{env}",
+        version="0.1.0",
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+        instructions=state["ep"].task.task.instruction,
+    )
+
+
+def run_stdio(registry: Registry, env: str, task_id: str | None = None, seed: int = 0) -> None:
+    server = build_stdio_server(registry, env, task_id, seed)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(main)

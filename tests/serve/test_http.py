@@ -1,0 +1,255 @@
+"""The HTTP API on a live loopback server: OpenAPI, isolation under concurrency, lifecycle, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+import pytest
+from openapi_spec_validator import validate
+
+from awm.registry import Registry
+from awm.serve.config import ServeConfig
+from tests.conftest import FIXTURE_ROOT
+from tests.serve.conftest import start_server
+
+ORDER = {"customer_id": 1, "product_id": 1, "quantity": 2}
+
+
+def new_episode(live, task="t02_buy_lamp", **kw):
+    r = httpx.post(f"{live.url}/episodes", json={"env": "mini_shop", "task_id": task, **kw})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_openapi_document_is_valid_and_lists_every_tool(live):
+    doc = httpx.get(f"{live.url}/openapi.json").json()
+    validate(doc)
+    world = Registry([FIXTURE_ROOT], include_default=False).load("mini_shop")
+    ops = {op["operationId"]: op for path in doc["paths"].values() for op in path.values()}
+    for name, td in world.tools.items():
+        op = ops[f"mini_shop__{name}"]
+        schema = dict(op["requestBody"]["content"]["application/json"]["schema"])
+        schema.pop("title", None)
+        assert schema == td.parameters
+    assert "/envs/{env}/mcp" not in doc["paths"]
+
+
+def test_typed_tool_route_and_episode_lifecycle(live):
+    ep = new_episode(live)
+    eid = ep["episode_id"]
+    assert ep["task"]["id"] == "t02_buy_lamp" and ep["tools"]
+    r = httpx.post(f"{live.url}/envs/mini_shop/episodes/{eid}/tools/place_order", json=ORDER).json()
+    assert r["ok"] and r["rewards"]["progress"] == 1.0 and r["diff"]
+    state = httpx.get(f"{live.url}/episodes/{eid}").json()
+    assert state["state"]["checks"]["order_placed"] and len(state["state"]["diff"]) == 2
+    snap = httpx.post(f"{live.url}/episodes/{eid}/snapshot").json()["snapshot_id"]
+    fork = httpx.post(f"{live.url}/episodes/{eid}/fork").json()["episode_id"]
+    assert httpx.post(
+        f"{live.url}/episodes/{eid}/call",
+        json={"tool": "set_order_status", "arguments": {"order_id": 1, "status": "cancelled"}},
+    ).json()["ok"]
+    assert httpx.post(f"{live.url}/episodes/{eid}/restore", json={"snapshot_id": snap}).status_code == 200
+    assert httpx.post(f"{live.url}/episodes/{eid}/submit", json={}).json()["rewards"]["outcome"] == 1.0
+    assert httpx.post(f"{live.url}/episodes/{fork}/submit", json={}).json()["rewards"]["outcome"] == 1.0
+    assert httpx.delete(f"{live.url}/episodes/{eid}").json() == {"deleted": True}
+    assert httpx.get(f"{live.url}/episodes/{eid}").json()["error"]["code"] == "unknown_episode"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "status", "code"),
+    [
+        (
+            "POST",
+            "/episodes",
+            {"content": b"{not json", "headers": {"content-type": "application/json"}},
+            400,
+            "invalid_json",
+        ),
+        ("POST", "/episodes", {"json": {"env": "mini_shp"}}, 404, "unknown_env"),
+        ("POST", "/episodes", {"json": {"env": "mini_shop", "task_id": "nope"}}, 404, "unknown_task"),
+        ("POST", "/episodes", {"json": {"env": "mini_shop", "seed": "x"}}, 422, "invalid_request"),
+        ("POST", "/episodes", {"json": {"env": "mini_shop", "reward": "bogus"}}, 400, "invalid_request"),
+        ("POST", "/episodes/ep-nope/call", {"json": {"tool": "x"}}, 404, "unknown_episode"),
+        (
+            "POST",
+            "/episodes",
+            {"content": b"{" + b" " * 300_000 + b"}", "headers": {"content-type": "application/json"}},
+            413,
+            "body_too_large",
+        ),
+    ],
+)
+def test_infrastructure_errors_have_stable_codes(live, method, path, kwargs, status, code):
+    r = httpx.request(method, f"{live.url}{path}", **kwargs)
+    assert r.status_code == status and r.json()["error"]["code"] == code, r.text
+    assert httpx.get(f"{live.url}/health").json()["ok"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"tool": "nope", "arguments": {}}, "unknown_tool"),
+        ({"tool": "place_order", "arguments": {"customer_id": "one", "product_id": 1}}, "invalid_arguments"),
+        ({"tool": "place_order", "arguments": "{broken"}, "invalid_arguments"),
+        ({"tool": "place_order", "arguments": {"customer_id": 1, "product_id": 1, "quantity": 50}}, "tool_error"),
+        ({"tool": "search_products", "arguments": {"query": "'; DROP TABLE products; --"}}, None),
+        ({"tool": "spin", "arguments": {"n": 100_000_000}}, "timeout"),
+    ],
+)
+def test_agent_errors_are_observations_and_isolated(live, body, code):
+    bystander = new_episode(live)["episode_id"]
+    httpx.post(f"{live.url}/episodes/{bystander}/call", json={"tool": "place_order", "arguments": ORDER})
+    eid = new_episode(live)["episode_id"]
+    r = httpx.post(f"{live.url}/episodes/{eid}/call", json=body, timeout=30)
+    assert r.status_code == 200
+    out = r.json()
+    if code is None:
+        assert out["ok"] and out["result"] == []
+    else:
+        assert not out["ok"] and out["error"]["code"] == code
+    assert out["diff"] == []
+    assert httpx.post(f"{live.url}/episodes/{eid}/submit", json={}).json()["rewards"]["outcome"] == 0.0
+    assert httpx.post(f"{live.url}/episodes/{bystander}/submit", json={}).json()["rewards"]["outcome"] == 1.0
+
+
+def test_concurrent_episodes_have_no_cross_talk(live):
+    """50 episodes x 20 calls at once; each final state equals the same calls made in-process."""
+    world = Registry([FIXTURE_ROOT], include_default=False).load("mini_shop")
+
+    def script(i):
+        calls = []
+        for j in range(20):
+            if j % 5 == 0:
+                calls.append(
+                    {
+                        "tool": "place_order",
+                        "arguments": {"customer_id": 1 + i % 2, "product_id": 3, "quantity": 1 + (i + j) % 2},
+                    }
+                )
+            elif j % 7 == 0:
+                calls.append(
+                    {
+                        "tool": "set_order_status",
+                        "arguments": {"order_id": 1, "status": ["cancelled", "placed"][(i + j) % 2]},
+                    }
+                )
+            else:
+                calls.append(
+                    {"tool": "search_products", "arguments": {"query": ["Lamp", "Cushion", "Oak"][(i * j) % 3]}}
+                )
+        return calls
+
+    async def drive(client, i):
+        eid = (await client.post("/episodes", json={"env": "mini_shop", "task_id": "t02_buy_lamp"})).json()[
+            "episode_id"
+        ]
+        results = []
+        for call in script(i):
+            results.append((await client.post(f"/episodes/{eid}/call", json=call)).json())
+        return eid, results
+
+    async def main():
+        async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+            return await asyncio.gather(*(drive(client, i) for i in range(50)))
+
+    outcomes = asyncio.run(main())
+    for i, (eid, results) in enumerate(outcomes):
+        local = world.episode("t02_buy_lamp")
+        expected = [local.call(c["tool"], c["arguments"]).to_dict() for c in script(i)]
+        assert results == json.loads(json.dumps(expected)), f"episode {i} diverged"
+        assert live.store.slots[eid].episode.state_bytes() == local.state_bytes()
+
+
+def test_limits_expiry_and_token():
+    srv, thread = start_server(
+        ServeConfig(
+            paths=[str(FIXTURE_ROOT)],
+            envs=["mini_shop"],
+            max_episodes=3,
+            idle_ttl=0.3,
+            sweep_interval=0.1,
+            token="s3cret",
+        )
+    )
+    auth = {"Authorization": "Bearer s3cret"}
+    try:
+        assert httpx.get(f"{srv.url}/envs").json()["error"]["code"] == "unauthorized"
+        assert httpx.get(f"{srv.url}/envs", headers={"Authorization": "Bearer nope"}).status_code == 401
+        ids = [
+            httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}, headers=auth).json()["episode_id"]
+            for _ in range(3)
+        ]
+        full = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}, headers=auth)
+        assert full.status_code == 503 and full.json()["error"]["code"] == "limit_reached"
+        time.sleep(0.8)
+        r = httpx.post(
+            f"{srv.url}/episodes/{ids[0]}/call",
+            json={"tool": "search_products", "arguments": {"query": "a"}},
+            headers=auth,
+        )
+        assert r.status_code == 410 and r.json()["error"]["code"] == "expired_episode"
+        assert httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}, headers=auth).status_code == 201
+    finally:
+        srv.server.should_exit = True
+        thread.join(10)
+    assert not srv.store.slots  # graceful shutdown closed every episode
+
+
+def test_sweep_never_touches_a_busy_episode(mini_registry):
+    from awm.serve.sessions import EpisodeStore
+
+    store = EpisodeStore(mini_registry, ["mini_shop"], 10, idle_ttl=0.0)
+
+    async def main():
+        slot = store.create("mini_shop")
+        async with slot.lock:  # a call in progress
+            assert store.sweep(now=time.monotonic() + 100) == 0
+        assert store.sweep(now=time.monotonic() + 100) == 1
+
+    asyncio.run(main())
+
+
+def test_remote_env_passes_the_gold_solution_test(live):
+    import awm
+
+    world = Registry([FIXTURE_ROOT], include_default=False).load("mini_shop")
+    env = awm.remote(live.url, "mini_shop")
+    for task_id in world.task_ids:
+        obs, info = env.reset(seed=0, options={"task_id": task_id})
+        assert info["task_id"] == task_id and obs == world.tasks[task_id].task.instruction
+        gold = world.tasks[task_id].verifier.gold
+        for call in gold.calls:
+            obs, reward, terminated, truncated, info = env.step(
+                json.dumps({"tool": call.tool, "arguments": call.arguments})
+            )
+            assert info["ok"] and not terminated
+        obs, reward, terminated, truncated, info = env.step({"answer": gold.answer})
+        assert terminated and reward == 1.0 and info["outcome"] == 1.0
+    obs, reward, terminated, *_ = env.step('{"tool": "search_products", "arguments": {"query": "a"}}')
+    assert terminated and json.loads(obs)["error"]["code"] == "episode_ended"
+    env.close()
+
+
+def test_remote_matches_local_step_for_step(live):
+    import gymnasium as gym
+
+    from awm.gym import register_all
+
+    register_all(Registry([FIXTURE_ROOT], include_default=False))
+    import awm
+
+    actions = [
+        '{"tool": "search_products", "arguments": {"query": "Lamp"}}',
+        "garbage",
+        json.dumps({"tool": "place_order", "arguments": ORDER}),
+        '{"answer": "done"}',
+    ]
+    local, remote = gym.make("awm/mini_shop-v0", disable_env_checker=True), awm.remote(live.url, "mini_shop")
+    assert local.reset(seed=5)[0] == remote.reset(seed=5)[0]
+    for a in actions:
+        lo, ro = local.step(a), remote.step(a)
+        assert lo[:4] == ro[:4]
+        assert json.loads(json.dumps(lo[4])) == ro[4]

@@ -1,0 +1,125 @@
+"""The official MCP client against a live server: sessionless (header) and legacy modes, isolation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+ORDER = {"customer_id": 1, "product_id": 1, "quantity": 2}
+
+
+def mcp_url(live, env="mini_shop"):
+    return f"{live.url}/envs/{env}/mcp"
+
+
+async def _with_episode(live, episode, fn, headers=None):
+    http = create_mcp_http_client(headers={"X-AWM-Episode": episode, **(headers or {})})
+    async with http, Client(streamable_http_client(mcp_url(live), http_client=http)) as c:
+        return await fn(c)
+
+
+def test_sessionless_client_with_episode_header(live):
+    async def run(c):
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        assert "place_order" in tools and "submit_answer" in tools
+        assert tools["place_order"].input_schema["required"] == ["customer_id", "product_id"]
+        r = await c.call_tool("place_order", ORDER)
+        assert not r.is_error and r.structured_content["result"]["total_cents"] == 9198
+        assert "rewards" not in r.structured_content  # hidden from agents by default
+        bad = await c.call_tool("place_order", {"customer_id": "x"})
+        assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_arguments"
+        unknown = await c.call_tool("no_such_tool", {})
+        assert unknown.is_error and "unknown tool" in unknown.content[0].text
+        done = await c.call_tool("submit_answer", {"answer": None})
+        assert not done.is_error and done.structured_content == {"ok": True, "submitted": True}
+        after = await c.call_tool("place_order", ORDER)
+        assert after.is_error and after.structured_content["error"]["code"] == "episode_ended"
+
+    asyncio.run(_with_episode(live, "mcp-header-1", run, {"X-AWM-Task": "t02_buy_lamp"}))
+    ep = live.store.slots["mcp-header-1"].episode
+    assert ep.done and ep.evaluate().passed
+
+
+def test_episode_created_over_http_then_driven_over_mcp(live):
+    import httpx
+
+    eid = httpx.post(f"{live.url}/episodes", json={"env": "mini_shop", "task_id": "t03_cancel_alan"}).json()[
+        "episode_id"
+    ]
+
+    async def run(c):
+        r = await c.call_tool("set_order_status", {"order_id": 1, "status": "cancelled"})
+        assert not r.is_error
+
+    asyncio.run(_with_episode(live, eid, run))
+    out = httpx.post(f"{live.url}/episodes/{eid}/submit", json={}).json()
+    assert out["rewards"]["outcome"] == 1.0
+
+
+def test_sessionless_client_without_episode_is_told_what_to_do(live):
+    async def run():
+        async with Client(mcp_url(live)) as c:
+            assert (await c.list_tools()).tools
+            r = await c.call_tool("search_products", {"query": "Lamp"})
+            assert r.is_error and "X-AWM-Episode" in r.content[0].text
+
+    asyncio.run(run())
+
+
+def test_legacy_sessions_are_isolated_episodes(live):
+    async def run():
+        async with Client(mcp_url(live), mode="legacy") as a, Client(mcp_url(live), mode="legacy") as b:
+            r = await a.call_tool("place_order", {"customer_id": 1, "product_id": 1, "quantity": 3})
+            assert not r.is_error
+            sa = json.loads((await a.call_tool("search_products", {"query": "Brass"})).content[0].text)
+            sb = json.loads((await b.call_tool("search_products", {"query": "Brass"})).content[0].text)
+            assert sa["result"][0]["stock"] == 0 and sb["result"][0]["stock"] == 3
+
+    asyncio.run(run())
+
+
+def test_two_header_clients_at_once_are_isolated(live):
+    async def client(episode, qty):
+        async def fn(c):
+            await c.call_tool("place_order", {"customer_id": 1, "product_id": 1, "quantity": qty})
+            return json.loads((await c.call_tool("search_products", {"query": "Brass"})).content[0].text)
+
+        return await _with_episode(live, episode, fn)
+
+    async def both():
+        return await asyncio.gather(client("iso-a", 1), client("iso-b", 2))
+
+    a, b = asyncio.run(both())
+    assert a["result"][0]["stock"] == 2 and b["result"][0]["stock"] == 1
+
+
+def test_unknown_env_path(live):
+    async def run():
+        http = create_mcp_http_client(headers={"X-AWM-Episode": "zz"})
+        async with http, Client(streamable_http_client(mcp_url(live, "nope"), http_client=http)) as c:
+            r = await c.call_tool("x", {})
+            assert r.is_error and "unknown environment" in r.content[0].text
+
+    asyncio.run(run())
+
+
+def test_rewards_visible_only_when_exposed():
+    from awm.serve.config import ServeConfig
+    from tests.conftest import FIXTURE_ROOT
+    from tests.serve.conftest import start_server
+
+    srv, thread = start_server(ServeConfig(paths=[str(FIXTURE_ROOT)], envs=["mini_shop"], expose_rewards=True))
+    try:
+
+        async def fn(c):
+            return await c.call_tool("place_order", ORDER)
+
+        r = asyncio.run(_with_episode(srv, "exp-1", fn, {"X-AWM-Task": "t02_buy_lamp"}))
+        assert r.structured_content["rewards"]["progress"] == 1.0
+    finally:
+        srv.server.should_exit = True
+        thread.join(10)
