@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -96,10 +97,8 @@ class RemoteEnv(gym.Env[str, str]):
 
     def _drop(self) -> None:
         if self.episode_id is not None:
-            try:
+            with contextlib.suppress(RemoteError, httpx.HTTPError):
                 self._request("DELETE", f"/episodes/{self.episode_id}")
-            except (RemoteError, httpx.HTTPError):
-                pass
             self.episode_id = None
 
     def _request(self, method: str, path: str, **kw: Any) -> Any:

@@ -287,8 +287,16 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
         _add_typed_tool_routes(app, store, n)
 
     mcp_asgi = StreamableHTTPASGIApp(sessions)
-    app.router.add_route("/envs/{env}/mcp", mcp_asgi, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    app.router.add_route(
+        "/envs/{env}/mcp",
+        mcp_asgi,  # type: ignore[arg-type]  # an ASGI app, which Starlette accepts as an endpoint
+        methods=["GET", "POST", "DELETE"],
+        include_in_schema=False,
+    )
     return app
+
+
+_ANY_BODY = Body(default_factory=dict)
 
 
 def _add_typed_tool_routes(app: FastAPI, store: EpisodeStore, env: str) -> None:
@@ -298,7 +306,7 @@ def _add_typed_tool_routes(app: FastAPI, store: EpisodeStore, env: str) -> None:
     for spec in world.tool_specs():
 
         def make(tool: str) -> Any:
-            async def run_tool(episode_id: str, arguments: dict[str, Any] = Body(default_factory=dict)) -> Any:
+            async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Any:
                 slot = store.get(episode_id)
                 if slot.env != env:
                     raise ApiError("invalid_request", 400, f"episode {episode_id!r} belongs to {slot.env!r}")
