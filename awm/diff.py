@@ -1,10 +1,13 @@
-"""Row-level diffs between two schemas of one SQLite connection, keyed by primary key.
+"""Row-level diffs keyed by primary key.
 
-Only the tables a step touched are compared, so a step's diff costs a few small EXCEPT queries.
+A step's diff comes from change-capture triggers baked into the seed (``change_capture_ddl``): one
+read of a small log, whatever the table sizes. ``diff_tables`` compares two schemas with EXCEPT
+queries; it is the reference the tests and the benchmark check the triggers against.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -72,7 +75,8 @@ def read_tables(conn: sqlite3.Connection, schema: str = "main") -> dict[str, Tab
     names = [
         r[0]
         for r in conn.execute(
-            f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+            "AND name NOT LIKE '\\_awm\\_%' ESCAPE '\\' ORDER BY name"
         )
     ]
     out = {}
@@ -123,6 +127,86 @@ def _pair(t: TableInfo, cols: tuple[str, ...], removed: list[tuple], added: list
 
 def _sort_key(k: tuple) -> tuple:
     return tuple((0, v) if isinstance(v, (int, float)) else (1, str(v)) for v in k)
+
+
+CHANGE_LOG = "temp._awm_changes"
+CHANGE_LOG_DDL = (
+    "CREATE TEMP TABLE IF NOT EXISTS _awm_changes (seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, old TEXT, new TEXT)"
+)
+
+
+def capture_ddl(t: TableInfo) -> list[str]:
+    """Temporary triggers that log every row change of ``t`` (old and new image as JSON).
+
+    An episode installs them on its own connection the first time a write tool is about to write ``t``
+    (FK cascades included), so reset pays nothing and a step's diff is one read of a small log,
+    whatever the table sizes. They live in the ``temp`` schema: never in the world's state."""
+    cols = ("rowid", *t.columns) if t.key == ("rowid",) else t.columns
+
+    def image(ref: str) -> str:
+        return "json_object(" + ", ".join(f"'{c}', {ref}.\"{c}\"" for c in cols) + ")"
+
+    out = []
+    for event, old, new in (
+        ("INSERT", "NULL", image("NEW")),
+        ("UPDATE", image("OLD"), image("NEW")),
+        ("DELETE", image("OLD"), "NULL"),
+    ):
+        out.append(
+            f'CREATE TEMP TRIGGER IF NOT EXISTS _awm_{t.name}_{event.lower()} AFTER {event} ON main."{t.name}" '
+            f"BEGIN INSERT INTO _awm_changes (tbl, old, new) VALUES ('{t.name}', {old}, {new}); END"
+        )
+    return out
+
+
+Row = dict[str, Any]
+
+
+def changes_from_log(tables: Mapping[str, TableInfo], log: list[tuple[str, str | None, str | None]]) -> Diff:
+    """Fold a step's change log into one change per row: first old image vs last new image."""
+    first: dict[tuple[str, tuple], Row | None] = {}
+    last: dict[tuple[str, tuple], Row | None] = {}
+    for tbl, old_json, new_json in log:
+        t = tables[tbl]
+        old = json.loads(old_json) if old_json is not None else None
+        new = json.loads(new_json) if new_json is not None else None
+        if old is not None:
+            k = (tbl, tuple(old[c] for c in t.key))
+            first.setdefault(k, old)
+            last[k] = new if new is not None and tuple(new[c] for c in t.key) == k[1] else None
+        if new is not None:
+            k = (tbl, tuple(new[c] for c in t.key))
+            first.setdefault(k, None)
+            last[k] = new
+    out = []
+    for k in sorted(first, key=lambda k: (k[0], _sort_key(k[1]))):
+        before, after = first[k], last[k]
+        if before == after:
+            continue
+        op: Literal["insert", "update", "delete"] = "update" if before and after else ("insert" if after else "delete")
+        out.append(RowChange(k[0], op, dict(zip(tables[k[0]].key, k[1], strict=True)), before, after))
+    return Diff(tuple(out))
+
+
+def fold(net: dict[tuple[str, tuple], tuple[Row | None, Row | None]], step: Diff) -> None:
+    """Add a step's changes to the net change since the initial state (key -> (initial, now))."""
+    for c in step.changes:
+        k = (c.table, tuple(c.key.values()))
+        initial = net[k][0] if k in net else c.before
+        if initial == c.after:
+            net.pop(k, None)
+        else:
+            net[k] = (initial, c.after)
+
+
+def net_diff(tables: Mapping[str, TableInfo], net: Mapping[tuple[str, tuple], tuple[Row | None, Row | None]]) -> Diff:
+    """The whole change since the initial state, from the folded net changes (no query)."""
+    out = []
+    for k in sorted(net, key=lambda k: (k[0], _sort_key(k[1]))):
+        before, after = net[k]
+        op: Literal["insert", "update", "delete"] = "update" if before and after else ("insert" if after else "delete")
+        out.append(RowChange(k[0], op, dict(zip(tables[k[0]].key, k[1], strict=True)), before, after))
+    return Diff(tuple(out))
 
 
 def collateral(diff: Diff, allowed: Mapping[str, frozenset[str] | None]) -> list[RowChange]:

@@ -17,7 +17,18 @@ from pydantic import ValidationError
 
 from awm import verify
 from awm.answers import match_answer
-from awm.diff import EMPTY, Diff, RowChange, collateral, diff_tables
+from awm.diff import (
+    CHANGE_LOG,
+    CHANGE_LOG_DDL,
+    EMPTY,
+    Diff,
+    Row,
+    RowChange,
+    changes_from_log,
+    collateral,
+    fold,
+    net_diff,
+)
 from awm.errors import EpisodeClosedError, ToolError
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
 from awm.tooling import Db, format_validation_error
@@ -96,7 +107,7 @@ class Snapshot:
     version: int
     done: bool
     seen: dict[str, int]
-    touched: frozenset[str]
+    net: dict[tuple[str, tuple], tuple[Row | None, Row | None]]
     checks: dict[str, bool]
     phi: float
     checks_version: int
@@ -125,12 +136,15 @@ class Episode:
         conn.set_progress_handler(self._tick, 1000)
         self.conn = conn
         self.db = Db(conn, world.plans, world.clock, world.columns)
+        self.db.before_write = self._capture
+        self._captured: set[str] = set()  # tables whose change-capture triggers this connection has
+        self._captured_now: set[str] = set()  # installed during the current call (undone by a rollback)
         self.steps = 0
         self.version = 0  # bumped by every step that changes the database
         self.done = False
         self._ops = 0
         self._seen: dict[str, int] = {}
-        self._touched: set[str] = set()
+        self._net: dict[tuple[str, tuple], tuple[Row | None, Row | None]] = {}  # (table, key) -> (initial, now)
         self._checks: dict[str, bool] = dict(task.initial_checks)
         self._phi = task.initial_progress
         self._checks_version = 0
@@ -216,10 +230,7 @@ class Episode:
 
     def diff_from_initial(self) -> Diff:
         """Net row changes since the start of the episode."""
-        if not self._touched:
-            return EMPTY
-        self._attach_initial()
-        return diff_tables(self.conn, [self.world.tables[t] for t in sorted(self._touched)], "initial")
+        return net_diff(self.world.tables, self._net) if self._net else EMPTY
 
     def state_bytes(self) -> bytes:
         """The database, serialised: byte-identical for the same seed and actions."""
@@ -241,7 +252,7 @@ class Episode:
             self.version,
             self.done,
             dict(self._seen),
-            frozenset(self._touched),
+            dict(self._net),
             dict(self._checks),
             self._phi,
             self._checks_version,
@@ -252,7 +263,7 @@ class Episode:
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.steps, self.version, self.done = snap.steps, snap.version, snap.done
         self._seen = dict(snap.seen)
-        self._touched = set(snap.touched)
+        self._net = dict(snap.net)
         self._checks, self._phi, self._checks_version = dict(snap.checks), snap.phi, snap.checks_version
 
     def fork(self) -> Episode:
@@ -271,10 +282,8 @@ class Episode:
         self, name: str, args: dict[str, Any], kwargs: dict[str, Any], write: bool, ch: RewardChannels
     ) -> StepResult:
         conn, db = self.conn, self.db
-        before = conn.serialize() if write else None
-        changes = conn.total_changes
+        log: list[tuple[str, str | None, str | None]] = []
         db._writable = write
-        db.touched = set()
         self._ops = 0
         error: CallError | None = None
         result: Any = None
@@ -284,6 +293,10 @@ class Episode:
         try:
             result = self.world.tools[name].fn(db, **kwargs)
             json.dumps(result)
+            if write and self._captured:
+                log = conn.execute(f"SELECT tbl, old, new FROM {CHANGE_LOG} ORDER BY seq").fetchall()
+                if log:
+                    conn.execute(f"DELETE FROM {CHANGE_LOG}")
             completed = True
         except ToolError as e:
             error = CallError("tool_error", str(e) or "the tool refused the request")
@@ -300,22 +313,18 @@ class Episode:
             db._writable = False
             if conn.in_transaction:
                 conn.execute("COMMIT" if completed else "ROLLBACK")
+            if not completed:
+                self._captured -= self._captured_now  # the rollback removed them too
+            self._captured_now = set()
         if error is not None:
             ch.tool_error = error.code == "tool_error"
             ch.timeout = error.code == "timeout"
             ch.crashed = error.code == "internal_error"
             return self._finish(StepResult(name, args, False, error=error), ch)
-        diff = EMPTY
-        if write and conn.total_changes != changes and db.touched:
-            touched = set(db.touched)
-            for t in db.touched:
-                touched |= self.world.cascades.get(t, frozenset())
-            assert before is not None
-            verify.attach_copy(conn, "prev", before)
-            diff = diff_tables(conn, [self.world.tables[t] for t in sorted(touched) if t in self.world.tables], "prev")
-            if diff:
-                self.version += 1
-                self._touched |= set(diff.tables)
+        diff = changes_from_log(self.world.tables, log) if log else EMPTY
+        if diff:
+            self.version += 1
+            fold(self._net, diff)
         ch.noop = write and not diff
         ch.collateral = len(collateral(diff, self.task.allowed))
         if diff:
@@ -324,6 +333,22 @@ class Episode:
             ch.progress = self._phi
             ch.progress_delta = self._gamma * self._phi - old_phi
         return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
+
+    def _capture(self, tables: frozenset[str]) -> None:
+        """Install change capture for ``tables`` and the tables their FK actions can change."""
+        missing = set(tables) - self._captured
+        if not missing:
+            return
+        for t in list(missing):
+            missing |= self.world.cascades.get(t, frozenset())
+        missing -= self._captured
+        if not self._captured:
+            self.conn.execute(CHANGE_LOG_DDL)
+        for t in sorted(missing):
+            for ddl in self.world.capture.get(t, ()):
+                self.conn.execute(ddl)
+        self._captured |= missing
+        self._captured_now |= missing
 
     def _finish(self, res: StepResult, ch: RewardChannels) -> StepResult:
         if not ch.progress_delta:
@@ -334,7 +359,8 @@ class Episode:
 
     def _refresh_checks(self) -> dict[str, bool]:
         if self._checks_version != self.version and self.task.verifier.checks:
-            self._attach_initial()
+            if self.task.needs_initial:
+                self._attach_initial()
             self._ops = 0
             self._checks = verify.run_checks(self.conn, self.task.verifier.checks)
             self._phi = verify.progress(self.task.verifier.checks, self._checks)

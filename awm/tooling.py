@@ -161,7 +161,7 @@ def format_validation_error(tool_name: str, err: ValidationError, accepted: Sequ
 class Db:
     """The database handle a tool receives. SQL text is constant; values are bound parameters."""
 
-    __slots__ = ("_clock", "_conn", "_plans", "_tables", "_writable", "touched")
+    __slots__ = ("_clock", "_conn", "_plans", "_tables", "_writable", "before_write")
 
     def __init__(
         self,
@@ -175,7 +175,9 @@ class Db:
         self._clock = clock
         self._tables = tables
         self._writable = False
-        self.touched: set[str] = set()
+        # called with the tables a statement is about to write, before it runs (the episode installs
+        # its change capture there)
+        self.before_write: Callable[[frozenset[str]], None] | None = None
 
     # -- time ---------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -230,11 +232,12 @@ class Db:
         if plan.writes:
             if not self._writable:
                 raise ToolDefinitionError("a read tool tried to write; declare it @tool(write=True)")
-            self.touched |= plan.writes
+            if self.before_write is not None:
+                self.before_write(plan.writes)
         return self._conn.execute(sql, params)
 
     def _learn(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> sqlite3.Cursor:
-        """First sight of this SQL text in this world: prepare it under the authorizer."""
+        """First sight of this SQL text in this world: compile it under the authorizer, then run it."""
         if _NONDETERMINISTIC.search(sql):
             raise ToolDefinitionError("tool SQL must not read the wall clock or random(); use db.now()")
         writes: set[str] = set()
@@ -245,7 +248,7 @@ class Db:
                 denied.append(f"access to schema {dbname!r}")
                 return sqlite3.SQLITE_DENY
             if action in _WRITE_ACTIONS:
-                if arg1 and not arg1.startswith("sqlite_"):
+                if arg1 and not arg1.startswith(("sqlite_", "_awm_")):
                     writes.add(arg1)
                 if not self._writable:
                     denied.append(f"write to {arg1!r} from a read tool; declare it @tool(write=True)")
@@ -260,17 +263,15 @@ class Db:
 
         self._conn.set_authorizer(authorize)
         try:
-            cur = self._conn.execute(sql, params)
+            self._conn.execute("EXPLAIN " + sql, params)  # compiles (and authorizes) without running
         except sqlite3.DatabaseError as e:
             if denied:
                 raise ToolDefinitionError("tool SQL not allowed: " + "; ".join(denied)) from e
             raise
         finally:
             self._conn.set_authorizer(None)
-        frozen = frozenset(writes)
-        self._plans[sql] = StatementPlan(frozen)
-        self.touched |= frozen
-        return cur
+        self._plans[sql] = StatementPlan(frozenset(writes))
+        return self._run(sql, params)
 
 
 _WRITE_ACTIONS = {sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE}

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from awm import verify
 from awm.bundle import Manifest, Task, TaskVerifier, ToolSpec
-from awm.diff import TableInfo, read_tables
+from awm.diff import TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
@@ -44,6 +44,7 @@ class CompiledTask:
     forbidden: tuple[Any, ...]
     initial_checks: Mapping[str, bool]
     initial_progress: float
+    needs_initial: bool  # some check reads the initial state (schema ``initial``)
 
     @property
     def id(self) -> str:
@@ -69,6 +70,7 @@ class World:
         self.tables: dict[str, TableInfo] = read_tables(conn) if conn else {}
         self.columns = {n: t.columns for n, t in self.tables.items()}
         self.cascades = _cascades(conn) if conn else {}
+        self.capture = {n: capture_ddl(t) for n, t in self.tables.items()}
         self.tools: dict[str, ToolDef] = self._import_tools(problems)
         if problems or conn is None:
             raise BundleError(self.id, problems)
@@ -153,6 +155,11 @@ class World:
         conn.execute("COMMIT")
         for tbl, rowid, parent, _fk in conn.execute("PRAGMA foreign_key_check").fetchall()[:10]:
             problems.append(f"seed.json: {tbl} row {rowid} references a missing {parent} row")
+        reserved = [
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '\\_awm\\_%' ESCAPE '\\'")
+        ]
+        if reserved:
+            problems.append(f"schema.sql: names starting with _awm_ are reserved: {reserved}")
         return conn
 
     def _import_tools(self, problems: list[str]) -> dict[str, ToolDef]:
@@ -230,6 +237,7 @@ class World:
                 tuple(x for x in forbidden if x not in expected),
                 checks,
                 verify.progress(v.checks, checks),
+                any(re.search(r"\binitial\s*\.", c.sql, re.I) for c in v.checks),
             )
         return out
 
