@@ -76,28 +76,42 @@ def _age_on(dob: str, day: date) -> int:
 
 
 def _audit(db: Db, action: str, entity_type: str, entity_id: int, details: dict[str, Any]) -> None:
-    db.insert("audit_log", {
-        "logged_at": _fmt(db.now()),
-        "action": action,
-        "entity_type": entity_type,
-        "entity_id": entity_id,
-        "details": json.dumps(details, sort_keys=True),
-    })
+    db.insert(
+        "audit_log",
+        {
+            "logged_at": _fmt(db.now()),
+            "action": action,
+            "entity_type": entity_type,
+            "entity_id": entity_id,
+            "details": json.dumps(details, sort_keys=True),
+        },
+    )
 
 
-def _history(db: Db, appointment_id: int, event: str, *, old_start: str | None = None,
-             new_start: str | None = None, old_prac: int | None = None, new_prac: int | None = None,
-             note: str | None = None) -> None:
-    db.insert("appointment_history", {
-        "appointment_id": appointment_id,
-        "event": event,
-        "old_starts_at": old_start,
-        "new_starts_at": new_start,
-        "old_practitioner_id": old_prac,
-        "new_practitioner_id": new_prac,
-        "note": note,
-        "created_at": _fmt(db.now()),
-    })
+def _history(
+    db: Db,
+    appointment_id: int,
+    event: str,
+    *,
+    old_start: str | None = None,
+    new_start: str | None = None,
+    old_prac: int | None = None,
+    new_prac: int | None = None,
+    note: str | None = None,
+) -> None:
+    db.insert(
+        "appointment_history",
+        {
+            "appointment_id": appointment_id,
+            "event": event,
+            "old_starts_at": old_start,
+            "new_starts_at": new_start,
+            "old_practitioner_id": old_prac,
+            "new_practitioner_id": new_prac,
+            "note": note,
+            "created_at": _fmt(db.now()),
+        },
+    )
 
 
 def _patient(db: Db, patient_id: int) -> dict[str, Any]:
@@ -110,7 +124,9 @@ def _patient(db: Db, patient_id: int) -> dict[str, Any]:
 def _practitioner(db: Db, practitioner_id: int) -> dict[str, Any]:
     row = db.one(
         "SELECT pr.*, s.name AS specialty, s.code AS specialty_code FROM practitioners pr "
-        "JOIN specialties s ON s.id = pr.specialty_id WHERE pr.id = ?", (practitioner_id,))
+        "JOIN specialties s ON s.id = pr.specialty_id WHERE pr.id = ?",
+        (practitioner_id,),
+    )
     if row is None:
         raise ToolError(f"no practitioner with id {practitioner_id}; use search_practitioners to find one")
     return row
@@ -119,7 +135,9 @@ def _practitioner(db: Db, practitioner_id: int) -> dict[str, Any]:
 def _appt_type(db: Db, appointment_type_id: int) -> dict[str, Any]:
     row = db.one(
         "SELECT t.*, s.name AS specialty FROM appointment_types t JOIN specialties s ON s.id = t.specialty_id "
-        "WHERE t.id = ?", (appointment_type_id,))
+        "WHERE t.id = ?",
+        (appointment_type_id,),
+    )
     if row is None:
         raise ToolError(f"no appointment type with id {appointment_type_id}; see list_appointment_types")
     return row
@@ -144,10 +162,13 @@ def _paid_cents(db: Db, invoice_id: int) -> int:
 
 
 def _balance_cents(db: Db, patient_id: int) -> int:
-    return int(db.value(
-        "SELECT COALESCE(SUM(i.patient_due_cents - COALESCE((SELECT SUM(p.amount_cents) FROM payments p "
-        "WHERE p.invoice_id = i.id), 0)), 0) FROM invoices i WHERE i.patient_id = ? AND i.status != 'void'",
-        (patient_id,)))
+    return int(
+        db.value(
+            "SELECT COALESCE(SUM(i.patient_due_cents - COALESCE((SELECT SUM(p.amount_cents) FROM payments p "
+            "WHERE p.invoice_id = i.id), 0)), 0) FROM invoices i WHERE i.patient_id = ? AND i.status != 'void'",
+            (patient_id,),
+        )
+    )
 
 
 def _policy_on(db: Db, patient_id: int, day: date) -> dict[str, Any] | None:
@@ -157,7 +178,8 @@ def _policy_on(db: Db, patient_id: int, day: date) -> dict[str, Any] | None:
         "FROM patient_policies pp JOIN insurance_plans ip ON ip.id = pp.plan_id "
         "WHERE pp.patient_id = ? AND pp.valid_from <= ? AND (pp.valid_to IS NULL OR pp.valid_to >= ?) "
         "ORDER BY pp.valid_from DESC, pp.id DESC LIMIT 1",
-        (patient_id, day.isoformat(), day.isoformat()))
+        (patient_id, day.isoformat(), day.isoformat()),
+    )
 
 
 def _coverage(db: Db, patient_id: int, atype: dict[str, Any], day: date) -> dict[str, Any]:
@@ -174,14 +196,17 @@ def _coverage(db: Db, patient_id: int, atype: dict[str, Any], day: date) -> dict
         note = f"no insurance policy valid on {day.isoformat()}: the patient pays the full fee"
     elif not pol["plan_active"]:
         note = f"plan {pol['plan_name']} is no longer active: the patient pays the full fee"
-    elif db.value("SELECT 1 FROM plan_exclusions WHERE plan_id = ? AND appointment_type_id = ?",
-                  (pol["plan_id"], atype["id"])):
+    elif db.value(
+        "SELECT 1 FROM plan_exclusions WHERE plan_id = ? AND appointment_type_id = ?", (pol["plan_id"], atype["id"])
+    ):
         note = f"{pol['plan_name']} does not cover {atype['name']}: the patient pays the full fee"
     else:
         copay = min(int(pol["copay_cents"]), fee)
         covered = (fee - copay) * int(pol["coverage_percent"]) // 100
-        note = (f"{pol['plan_name']}: copay {_money(copay)}, then {pol['coverage_percent']}% of the remaining "
-                f"{_money(fee - copay)} is covered")
+        note = (
+            f"{pol['plan_name']}: copay {_money(copay)}, then {pol['coverage_percent']}% of the remaining "
+            f"{_money(fee - copay)} is covered"
+        )
     return {
         "fee_cents": fee,
         "insurance_covered_cents": covered,
@@ -197,41 +222,75 @@ def _next_invoice_number(db: Db) -> str:
     return f"INV-{db.today().year}-{int(top or 100) + 1:04d}"
 
 
-def _create_invoice(db: Db, *, patient_id: int, appointment_id: int, kind: str, description: str,
-                    fee_cents: int, covered_cents: int = 0, policy_id: int | None = None) -> dict[str, Any]:
+def _create_invoice(
+    db: Db,
+    *,
+    patient_id: int,
+    appointment_id: int,
+    kind: str,
+    description: str,
+    fee_cents: int,
+    covered_cents: int = 0,
+    policy_id: int | None = None,
+) -> dict[str, Any]:
     number = _next_invoice_number(db)
     due = fee_cents - covered_cents
     status = "paid" if due == 0 else "issued"
-    invoice_id = db.insert("invoices", {
+    invoice_id = db.insert(
+        "invoices",
+        {
+            "invoice_number": number,
+            "patient_id": patient_id,
+            "appointment_id": appointment_id,
+            "policy_id": policy_id,
+            "kind": kind,
+            "issued_on": db.today().isoformat(),
+            "due_on": (db.today() + timedelta(days=INVOICE_DUE_DAYS)).isoformat(),
+            "subtotal_cents": fee_cents,
+            "insurance_covered_cents": covered_cents,
+            "patient_due_cents": due,
+            "status": status,
+        },
+    )
+    db.insert(
+        "invoice_lines",
+        {
+            "invoice_id": invoice_id,
+            "description": description,
+            "quantity": 1,
+            "unit_price_cents": fee_cents,
+            "amount_cents": fee_cents,
+        },
+    )
+    _audit(
+        db,
+        "invoice_issued",
+        "invoice",
+        invoice_id,
+        {
+            "invoice_number": number,
+            "kind": kind,
+            "appointment_id": appointment_id,
+            "subtotal_cents": fee_cents,
+            "insurance_covered_cents": covered_cents,
+            "patient_due_cents": due,
+        },
+    )
+    return {
+        "invoice_id": invoice_id,
         "invoice_number": number,
-        "patient_id": patient_id,
-        "appointment_id": appointment_id,
-        "policy_id": policy_id,
         "kind": kind,
-        "issued_on": db.today().isoformat(),
-        "due_on": (db.today() + timedelta(days=INVOICE_DUE_DAYS)).isoformat(),
         "subtotal_cents": fee_cents,
         "insurance_covered_cents": covered_cents,
         "patient_due_cents": due,
         "status": status,
-    })
-    db.insert("invoice_lines", {
-        "invoice_id": invoice_id,
-        "description": description,
-        "quantity": 1,
-        "unit_price_cents": fee_cents,
-        "amount_cents": fee_cents,
-    })
-    _audit(db, "invoice_issued", "invoice", invoice_id, {
-        "invoice_number": number, "kind": kind, "appointment_id": appointment_id,
-        "subtotal_cents": fee_cents, "insurance_covered_cents": covered_cents, "patient_due_cents": due})
-    return {"invoice_id": invoice_id, "invoice_number": number, "kind": kind, "subtotal_cents": fee_cents,
-            "insurance_covered_cents": covered_cents, "patient_due_cents": due, "status": status}
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # scheduling engine (shared by find_available_slots, booking and rescheduling)
 # ---------------------------------------------------------------------------------------------
+
 
 class _Day:
     """Everything that blocks time on one calendar day, loaded once."""
@@ -242,7 +301,8 @@ class _Day:
         self.appts = db.query(
             "SELECT id, patient_id, practitioner_id, room_id, starts_at, ends_at FROM appointments "
             "WHERE starts_at < ? AND ends_at > ? AND status IN ('scheduled', 'checked_in', 'completed')",
-            (hi, lo))
+            (hi, lo),
+        )
         self.rooms = db.query("SELECT id, clinic_id, name, room_type FROM rooms WHERE active = 1 ORDER BY id")
 
     @staticmethod
@@ -250,19 +310,33 @@ class _Day:
         return a["starts_at"] < end and a["ends_at"] > start
 
     def practitioner_conflict(self, prac_id: int, start: str, end: str, exclude: int | None) -> dict | None:
-        return next((a for a in self.appts if a["practitioner_id"] == prac_id and a["id"] != exclude
-                     and self._overlap(a, start, end)), None)
+        return next(
+            (
+                a
+                for a in self.appts
+                if a["practitioner_id"] == prac_id and a["id"] != exclude and self._overlap(a, start, end)
+            ),
+            None,
+        )
 
     def patient_conflict(self, patient_id: int, start: str, end: str, exclude: int | None) -> dict | None:
-        return next((a for a in self.appts if a["patient_id"] == patient_id and a["id"] != exclude
-                     and self._overlap(a, start, end)), None)
+        return next(
+            (
+                a
+                for a in self.appts
+                if a["patient_id"] == patient_id and a["id"] != exclude and self._overlap(a, start, end)
+            ),
+            None,
+        )
 
     def room_free(self, room_id: int, start: str, end: str, exclude: int | None) -> bool:
-        return not any(a["room_id"] == room_id and a["id"] != exclude and self._overlap(a, start, end)
-                       for a in self.appts)
+        return not any(
+            a["room_id"] == room_id and a["id"] != exclude and self._overlap(a, start, end) for a in self.appts
+        )
 
-    def free_room(self, clinic_id: int, room_type: str, start: str, end: str, exclude: int | None,
-                  prefer: int | None = None) -> dict | None:
+    def free_room(
+        self, clinic_id: int, room_type: str, start: str, end: str, exclude: int | None, prefer: int | None = None
+    ) -> dict | None:
         candidates = [r for r in self.rooms if r["clinic_id"] == clinic_id and r["room_type"] == room_type]
         candidates.sort(key=lambda r: (r["id"] != prefer, r["id"]))
         return next((r for r in candidates if self.room_free(r["id"], start, end, exclude)), None)
@@ -270,17 +344,26 @@ class _Day:
 
 def _blocks(db: Db, prac_id: int, day: date) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """(working blocks on ``day`` as dicts with clinic_id/start/end datetimes, time-off row or None)."""
-    off = db.one("SELECT id, start_date, end_date, reason FROM time_off WHERE practitioner_id = ? "
-                 "AND start_date <= ? AND end_date >= ?", (prac_id, day.isoformat(), day.isoformat()))
+    off = db.one(
+        "SELECT id, start_date, end_date, reason FROM time_off WHERE practitioner_id = ? "
+        "AND start_date <= ? AND end_date >= ?",
+        (prac_id, day.isoformat(), day.isoformat()),
+    )
     rows = db.query(
         "SELECT w.clinic_id, c.name AS clinic, w.start_time, w.end_time FROM working_hours w "
         "JOIN clinics c ON c.id = w.clinic_id WHERE w.practitioner_id = ? AND w.weekday = ? "
-        "ORDER BY w.start_time", (prac_id, day.weekday()))
-    blocks = [{
-        "clinic_id": r["clinic_id"], "clinic": r["clinic"],
-        "start": datetime.combine(day, datetime.strptime(r["start_time"], "%H:%M").time()),
-        "end": datetime.combine(day, datetime.strptime(r["end_time"], "%H:%M").time()),
-    } for r in rows]
+        "ORDER BY w.start_time",
+        (prac_id, day.weekday()),
+    )
+    blocks = [
+        {
+            "clinic_id": r["clinic_id"],
+            "clinic": r["clinic"],
+            "start": datetime.combine(day, datetime.strptime(r["start_time"], "%H:%M").time()),
+            "end": datetime.combine(day, datetime.strptime(r["end_time"], "%H:%M").time()),
+        }
+        for r in rows
+    ]
     return ([] if off else blocks), off
 
 
@@ -292,25 +375,39 @@ def _qualify(prac: dict[str, Any], atype: dict[str, Any]) -> None:
     if not prac["active"]:
         raise ToolError(f"{_prac_name(prac)} no longer practises at the clinic; choose an active practitioner")
     if prac["specialty_id"] != atype["specialty_id"]:
-        raise ToolError(f"{_prac_name(prac)} ({prac['specialty']}) does not perform '{atype['name']}', which "
-                        f"needs a {atype['specialty']} practitioner; use search_practitioners(specialty="
-                        f"'{atype['specialty']}')")
+        raise ToolError(
+            f"{_prac_name(prac)} ({prac['specialty']}) does not perform '{atype['name']}', which "
+            f"needs a {atype['specialty']} practitioner; use search_practitioners(specialty="
+            f"'{atype['specialty']}')"
+        )
 
 
 def _eligible(patient: dict[str, Any], atype: dict[str, Any], day: date) -> None:
     if patient["status"] != "active":
-        raise ToolError(f"patient {patient['first_name']} {patient['last_name']} is {patient['status']}; "
-                        "appointments can only be booked for active patients")
+        raise ToolError(
+            f"patient {patient['first_name']} {patient['last_name']} is {patient['status']}; "
+            "appointments can only be booked for active patients"
+        )
     age = _age_on(patient["date_of_birth"], day)
     if atype["min_age"] is not None and age < atype["min_age"]:
         raise ToolError(f"'{atype['name']}' is for patients aged {atype['min_age']}+; the patient will be {age}")
     if atype["max_age"] is not None and age > atype["max_age"]:
-        raise ToolError(f"'{atype['name']}' is for patients aged {atype['max_age']} or younger; the patient "
-                        f"will be {age}")
+        raise ToolError(
+            f"'{atype['name']}' is for patients aged {atype['max_age']} or younger; the patient will be {age}"
+        )
 
 
-def _place(db: Db, *, patient: dict[str, Any], prac: dict[str, Any], atype: dict[str, Any], start: datetime,
-           room_id: int | None, exclude: int | None, prefer_room: int | None = None) -> dict[str, Any]:
+def _place(
+    db: Db,
+    *,
+    patient: dict[str, Any],
+    prac: dict[str, Any],
+    atype: dict[str, Any],
+    start: datetime,
+    room_id: int | None,
+    exclude: int | None,
+    prefer_room: int | None = None,
+) -> dict[str, Any]:
     """Validate a slot for booking/rescheduling; returns clinic_id, room_id, starts_at, ends_at."""
     if start <= db.now():
         raise ToolError(f"{_fmt(start)} is not in the future (it is now {_fmt(db.now())}); pick a later time")
@@ -322,23 +419,31 @@ def _place(db: Db, *, patient: dict[str, Any], prac: dict[str, Any], atype: dict
     blocks, off = _blocks(db, prac["id"], start.date())
     name = _prac_name(prac)
     if off:
-        raise ToolError(f"{name} is on time off from {off['start_date']} to {off['end_date']} ({off['reason']}); "
-                        "choose another day or practitioner")
+        raise ToolError(
+            f"{name} is on time off from {off['start_date']} to {off['end_date']} ({off['reason']}); "
+            "choose another day or practitioner"
+        )
     block = next((b for b in blocks if b["start"] <= start and end <= b["end"]), None)
     if block is None:
-        raise ToolError(f"{_fmt(start)}-{end:%H:%M} ({atype['duration_minutes']} min) is outside {name}'s working "
-                        f"hours on {WEEKDAYS[start.weekday()]} {start.date().isoformat()} "
-                        f"({_hours_text(blocks)}); use find_available_slots")
+        raise ToolError(
+            f"{_fmt(start)}-{end:%H:%M} ({atype['duration_minutes']} min) is outside {name}'s working "
+            f"hours on {WEEKDAYS[start.weekday()]} {start.date().isoformat()} "
+            f"({_hours_text(blocks)}); use find_available_slots"
+        )
     s, e = _fmt(start), _fmt(end)
     day = _Day(db, start.date())
     clash = day.practitioner_conflict(prac["id"], s, e, exclude)
     if clash:
-        raise ToolError(f"{name} already has appointment {clash['id']} from {clash['starts_at'][11:16]} to "
-                        f"{clash['ends_at'][11:16]}; use find_available_slots to pick a free time")
+        raise ToolError(
+            f"{name} already has appointment {clash['id']} from {clash['starts_at'][11:16]} to "
+            f"{clash['ends_at'][11:16]}; use find_available_slots to pick a free time"
+        )
     clash = day.patient_conflict(patient["id"], s, e, exclude)
     if clash:
-        raise ToolError(f"the patient already has appointment {clash['id']} from {clash['starts_at']} to "
-                        f"{clash['ends_at'][11:16]} that overlaps; pick another time")
+        raise ToolError(
+            f"the patient already has appointment {clash['id']} from {clash['starts_at']} to "
+            f"{clash['ends_at'][11:16]} that overlaps; pick another time"
+        )
     if room_id is not None:
         room = db.one("SELECT * FROM rooms WHERE id = ?", (room_id,))
         if room is None:
@@ -348,42 +453,79 @@ def _place(db: Db, *, patient: dict[str, Any], prac: dict[str, Any], atype: dict
         if not room["active"]:
             raise ToolError(f"room {room['name']} is out of service; leave room_id empty to pick a free room")
         if room["room_type"] != atype["room_type"]:
-            raise ToolError(f"'{atype['name']}' needs a {atype['room_type']} room; {room['name']} is a "
-                            f"{room['room_type']} room")
+            raise ToolError(
+                f"'{atype['name']}' needs a room of type '{atype['room_type']}'; {room['name']} is of type "
+                f"'{room['room_type']}'"
+            )
         if not day.room_free(room_id, s, e, exclude):
             raise ToolError(f"room {room['name']} is taken at that time; leave room_id empty to pick a free room")
         chosen = room
     else:
         chosen = day.free_room(block["clinic_id"], atype["room_type"], s, e, exclude, prefer_room)
         if chosen is None:
-            raise ToolError(f"no {atype['room_type']} room is free at {block['clinic']} from {s[11:16]} to "
-                            f"{e[11:16]}; use find_available_slots, which only lists times with a free room")
-    return {"clinic_id": block["clinic_id"], "clinic": block["clinic"], "room_id": chosen["id"],
-            "room": chosen["name"], "starts_at": s, "ends_at": e}
+            raise ToolError(
+                f"no {atype['room_type']} room is free at {block['clinic']} from {s[11:16]} to "
+                f"{e[11:16]}; use find_available_slots, which only lists times with a free room"
+            )
+    return {
+        "clinic_id": block["clinic_id"],
+        "clinic": block["clinic"],
+        "room_id": chosen["id"],
+        "room": chosen["name"],
+        "starts_at": s,
+        "ends_at": e,
+    }
 
 
-def _insert_appointment(db: Db, patient: dict[str, Any], prac: dict[str, Any], atype: dict[str, Any],
-                        place: dict[str, Any], reason: str | None, note: str) -> dict[str, Any]:
-    appt_id = db.insert("appointments", {
-        "patient_id": patient["id"],
-        "practitioner_id": prac["id"],
-        "clinic_id": place["clinic_id"],
-        "room_id": place["room_id"],
-        "appointment_type_id": atype["id"],
+def _insert_appointment(
+    db: Db,
+    patient: dict[str, Any],
+    prac: dict[str, Any],
+    atype: dict[str, Any],
+    place: dict[str, Any],
+    reason: str | None,
+    note: str,
+) -> dict[str, Any]:
+    appt_id = db.insert(
+        "appointments",
+        {
+            "patient_id": patient["id"],
+            "practitioner_id": prac["id"],
+            "clinic_id": place["clinic_id"],
+            "room_id": place["room_id"],
+            "appointment_type_id": atype["id"],
+            "starts_at": place["starts_at"],
+            "ends_at": place["ends_at"],
+            "status": "scheduled",
+            "reason": reason,
+            "booked_at": _fmt(db.now()),
+        },
+    )
+    _history(db, appt_id, "booked", new_start=place["starts_at"], new_prac=prac["id"], note=note)
+    _audit(
+        db,
+        "appointment_booked",
+        "appointment",
+        appt_id,
+        {
+            "patient_id": patient["id"],
+            "practitioner_id": prac["id"],
+            "appointment_type": atype["code"],
+            "starts_at": place["starts_at"],
+            "room_id": place["room_id"],
+        },
+    )
+    return {
+        "appointment_id": appt_id,
+        "status": "scheduled",
+        "patient": f"{patient['first_name']} {patient['last_name']}",
+        "practitioner": _prac_name(prac),
+        "appointment_type": atype["name"],
         "starts_at": place["starts_at"],
         "ends_at": place["ends_at"],
-        "status": "scheduled",
-        "reason": reason,
-        "booked_at": _fmt(db.now()),
-    })
-    _history(db, appt_id, "booked", new_start=place["starts_at"], new_prac=prac["id"], note=note)
-    _audit(db, "appointment_booked", "appointment", appt_id, {
-        "patient_id": patient["id"], "practitioner_id": prac["id"], "appointment_type": atype["code"],
-        "starts_at": place["starts_at"], "room_id": place["room_id"]})
-    return {"appointment_id": appt_id, "status": "scheduled",
-            "patient": f"{patient['first_name']} {patient['last_name']}", "practitioner": _prac_name(prac),
-            "appointment_type": atype["name"], "starts_at": place["starts_at"], "ends_at": place["ends_at"],
-            "clinic": place["clinic"], "room": place["room"]}
+        "clinic": place["clinic"],
+        "room": place["room"],
+    }
 
 
 _APPT_SELECT = (
@@ -394,12 +536,14 @@ _APPT_SELECT = (
     "a.clinic_id, c.name AS clinic, a.room_id, r.name AS room, a.appointment_type_id, t.name AS appointment_type "
     "FROM appointments a JOIN patients p ON p.id = a.patient_id "
     "JOIN practitioners pr ON pr.id = a.practitioner_id JOIN clinics c ON c.id = a.clinic_id "
-    "JOIN rooms r ON r.id = a.room_id JOIN appointment_types t ON t.id = a.appointment_type_id ")
+    "JOIN rooms r ON r.id = a.room_id JOIN appointment_types t ON t.id = a.appointment_type_id "
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # read tools: directory
 # ---------------------------------------------------------------------------------------------
+
 
 @tool
 def list_clinics(db: Db) -> list[dict]:
@@ -410,13 +554,19 @@ def list_clinics(db: Db) -> list[dict]:
     return db.query(
         "SELECT c.id, c.name, c.address_line, c.city, c.state, c.postal_code, c.phone, c.email, "
         "(SELECT COUNT(*) FROM rooms r WHERE r.clinic_id = c.id AND r.active = 1) AS active_rooms "
-        "FROM clinics c ORDER BY c.id")
+        "FROM clinics c ORDER BY c.id"
+    )
 
 
 @tool
-def search_practitioners(db: Db, name: str | None = None, specialty: str | None = None,
-                         clinic_id: int | None = None, include_inactive: bool = False,
-                         limit: int = 20) -> list[dict]:
+def search_practitioners(
+    db: Db,
+    name: str | None = None,
+    specialty: str | None = None,
+    clinic_id: int | None = None,
+    include_inactive: bool = False,
+    limit: int = 20,
+) -> list[dict]:
     """Find practitioners (doctors, physiotherapists, nurses) by name, specialty or clinic.
 
     Args:
@@ -438,8 +588,20 @@ def search_practitioners(db: Db, name: str | None = None, specialty: str | None 
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM working_hours w WHERE w.practitioner_id = pr.id "
         "                          AND w.clinic_id = ?)) "
         "AND (? = 1 OR pr.active = 1) ORDER BY pr.last_name, pr.first_name LIMIT ?",
-        (like_name, like_name, like_name, like_name, like_spec, like_spec, like_spec, clinic_id, clinic_id,
-         1 if include_inactive else 0, limit))
+        (
+            like_name,
+            like_name,
+            like_name,
+            like_name,
+            like_spec,
+            like_spec,
+            like_spec,
+            clinic_id,
+            clinic_id,
+            1 if include_inactive else 0,
+            limit,
+        ),
+    )
     for r in rows:
         r["display_name"] = _prac_name(r)
         r["can_prescribe"] = bool(r["can_prescribe"])
@@ -458,19 +620,34 @@ def get_practitioner(db: Db, practitioner_id: int) -> dict:
     hours = db.query(
         "SELECT w.weekday, w.start_time, w.end_time, w.clinic_id, c.name AS clinic FROM working_hours w "
         "JOIN clinics c ON c.id = w.clinic_id WHERE w.practitioner_id = ? ORDER BY w.weekday, w.start_time",
-        (practitioner_id,))
+        (practitioner_id,),
+    )
     for h in hours:
         h["day"] = WEEKDAYS[h["weekday"]]
-    off = db.query("SELECT id, start_date, end_date, reason FROM time_off WHERE practitioner_id = ? "
-                   "AND end_date >= ? ORDER BY start_date", (practitioner_id, db.today().isoformat()))
-    types = db.query("SELECT id, code, name, duration_minutes, fee_cents FROM appointment_types "
-                     "WHERE specialty_id = ? ORDER BY id", (prac["specialty_id"],))
+    off = db.query(
+        "SELECT id, start_date, end_date, reason FROM time_off WHERE practitioner_id = ? "
+        "AND end_date >= ? ORDER BY start_date",
+        (practitioner_id, db.today().isoformat()),
+    )
+    types = db.query(
+        "SELECT id, code, name, duration_minutes, fee_cents FROM appointment_types WHERE specialty_id = ? ORDER BY id",
+        (prac["specialty_id"],),
+    )
     return {
-        "id": prac["id"], "display_name": _prac_name(prac), "first_name": prac["first_name"],
-        "last_name": prac["last_name"], "credential": prac["credential"], "specialty": prac["specialty"],
-        "email": prac["email"], "phone": prac["phone"], "license_number": prac["license_number"],
-        "can_prescribe": bool(prac["can_prescribe"]), "active": bool(prac["active"]),
-        "weekly_hours": hours, "upcoming_time_off": off, "appointment_types": types,
+        "id": prac["id"],
+        "display_name": _prac_name(prac),
+        "first_name": prac["first_name"],
+        "last_name": prac["last_name"],
+        "credential": prac["credential"],
+        "specialty": prac["specialty"],
+        "email": prac["email"],
+        "phone": prac["phone"],
+        "license_number": prac["license_number"],
+        "can_prescribe": bool(prac["can_prescribe"]),
+        "active": bool(prac["active"]),
+        "weekly_hours": hours,
+        "upcoming_time_off": off,
+        "appointment_types": types,
     }
 
 
@@ -490,19 +667,30 @@ def get_practitioner_day(db: Db, practitioner_id: int, date: str) -> dict:
     appts = db.query(
         _APPT_SELECT + "WHERE a.practitioner_id = ? AND a.starts_at >= ? AND a.starts_at < ? "
         "AND a.status != 'cancelled' ORDER BY a.starts_at",
-        (practitioner_id, day.isoformat(), (day + timedelta(days=1)).isoformat()))
+        (practitioner_id, day.isoformat(), (day + timedelta(days=1)).isoformat()),
+    )
     return {
-        "practitioner": _prac_name(prac), "date": day.isoformat(), "weekday": WEEKDAYS[day.weekday()],
+        "practitioner": _prac_name(prac),
+        "date": day.isoformat(),
+        "weekday": WEEKDAYS[day.weekday()],
         "time_off": off,
-        "working_blocks": [{"clinic_id": b["clinic_id"], "clinic": b["clinic"], "start": f"{b['start']:%H:%M}",
-                            "end": f"{b['end']:%H:%M}"} for b in blocks],
+        "working_blocks": [
+            {
+                "clinic_id": b["clinic_id"],
+                "clinic": b["clinic"],
+                "start": f"{b['start']:%H:%M}",
+                "end": f"{b['end']:%H:%M}",
+            }
+            for b in blocks
+        ],
         "appointments": appts,
     }
 
 
 @tool
-def list_rooms(db: Db, clinic_id: int, room_type: Literal["exam", "procedure", "therapy", "diagnostics",
-                                                            "treatment"] | None = None) -> list[dict]:
+def list_rooms(
+    db: Db, clinic_id: int, room_type: Literal["exam", "procedure", "therapy", "diagnostics", "treatment"] | None = None
+) -> list[dict]:
     """List the rooms of one clinic, including rooms out of service.
 
     Args:
@@ -511,8 +699,11 @@ def list_rooms(db: Db, clinic_id: int, room_type: Literal["exam", "procedure", "
     """
     if db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,)) is None:
         raise ToolError(f"no clinic with id {clinic_id}; see list_clinics")
-    rows = db.query("SELECT id, name, room_type, active, notes FROM rooms WHERE clinic_id = ? "
-                    "AND (? IS NULL OR room_type = ?) ORDER BY id", (clinic_id, room_type, room_type))
+    rows = db.query(
+        "SELECT id, name, room_type, active, notes FROM rooms WHERE clinic_id = ? "
+        "AND (? IS NULL OR room_type = ?) ORDER BY id",
+        (clinic_id, room_type, room_type),
+    )
     for r in rows:
         r["active"] = bool(r["active"])
     return rows
@@ -530,7 +721,9 @@ def list_appointment_types(db: Db, specialty: str | None = None) -> list[dict]:
         "SELECT t.id, t.code, t.name, s.name AS specialty, t.duration_minutes, t.fee_cents, "
         "t.late_cancel_fee_cents, t.room_type, t.min_age, t.max_age, t.description "
         "FROM appointment_types t JOIN specialties s ON s.id = t.specialty_id "
-        "WHERE (? IS NULL OR s.name LIKE ? OR s.code LIKE ?) ORDER BY t.id", (like, like, like))
+        "WHERE (? IS NULL OR s.name LIKE ? OR s.code LIKE ?) ORDER BY t.id",
+        (like, like, like),
+    )
 
 
 @tool
@@ -539,13 +732,19 @@ def list_insurance_plans(db: Db) -> list[dict]:
 
     Args:
     """
-    plans = db.query("SELECT id, plan_code, name, payer, coverage_percent, copay_cents, active "
-                     "FROM insurance_plans ORDER BY id")
+    plans = db.query(
+        "SELECT id, plan_code, name, payer, coverage_percent, copay_cents, active FROM insurance_plans ORDER BY id"
+    )
     for p in plans:
         p["active"] = bool(p["active"])
-        p["excluded_appointment_types"] = [r["name"] for r in db.query(
-            "SELECT t.name FROM plan_exclusions x JOIN appointment_types t ON t.id = x.appointment_type_id "
-            "WHERE x.plan_id = ? ORDER BY t.id", (p["id"],))]
+        p["excluded_appointment_types"] = [
+            r["name"]
+            for r in db.query(
+                "SELECT t.name FROM plan_exclusions x JOIN appointment_types t ON t.id = x.appointment_type_id "
+                "WHERE x.plan_id = ? ORDER BY t.id",
+                (p["id"],),
+            )
+        ]
     return plans
 
 
@@ -553,9 +752,9 @@ def list_insurance_plans(db: Db) -> list[dict]:
 # read tools: patients
 # ---------------------------------------------------------------------------------------------
 
+
 @tool
-def search_patients(db: Db, query: str | None = None, date_of_birth: str | None = None,
-                    limit: int = 20) -> list[dict]:
+def search_patients(db: Db, query: str | None = None, date_of_birth: str | None = None, limit: int = 20) -> list[dict]:
     """Find patients by name, email, phone or medical record number, optionally narrowed by date of birth.
 
     Args:
@@ -573,7 +772,8 @@ def search_patients(db: Db, query: str | None = None, date_of_birth: str | None 
         "WHERE (? IS NULL OR (first_name || ' ' || last_name) LIKE ? OR last_name LIKE ? OR email LIKE ? "
         "       OR phone LIKE ? OR mrn LIKE ?) AND (? IS NULL OR date_of_birth = ?) "
         "ORDER BY last_name, first_name, id LIMIT ?",
-        (like, like, like, like, like, like, dob, dob, limit))
+        (like, like, like, like, like, like, dob, dob, limit),
+    )
 
 
 @tool
@@ -588,24 +788,45 @@ def get_patient(db: Db, patient_id: int) -> dict:
     policies = db.query(
         "SELECT pp.id, ip.name AS plan, ip.plan_code, pp.member_id, pp.valid_from, pp.valid_to "
         "FROM patient_policies pp JOIN insurance_plans ip ON ip.id = pp.plan_id WHERE pp.patient_id = ? "
-        "ORDER BY pp.valid_from", (patient_id,))
+        "ORDER BY pp.valid_from",
+        (patient_id,),
+    )
     current = _policy_on(db, patient_id, today)
-    allergies = db.query("SELECT id, substance, reaction, severity FROM allergies WHERE patient_id = ? "
-                         "ORDER BY id", (patient_id,))
+    allergies = db.query(
+        "SELECT id, substance, reaction, severity FROM allergies WHERE patient_id = ? ORDER BY id", (patient_id,)
+    )
     upcoming = db.query(
         _APPT_SELECT + "WHERE a.patient_id = ? AND a.status IN ('scheduled', 'checked_in') "
-        "AND a.ends_at > ? ORDER BY a.starts_at LIMIT 5", (patient_id, _fmt(db.now())))
+        "AND a.ends_at > ? ORDER BY a.starts_at LIMIT 5",
+        (patient_id, _fmt(db.now())),
+    )
     return {
-        "id": p["id"], "mrn": p["mrn"], "first_name": p["first_name"], "last_name": p["last_name"],
-        "date_of_birth": p["date_of_birth"], "age": _age_on(p["date_of_birth"], today), "sex": p["sex"],
-        "email": p["email"], "phone": p["phone"],
+        "id": p["id"],
+        "mrn": p["mrn"],
+        "first_name": p["first_name"],
+        "last_name": p["last_name"],
+        "date_of_birth": p["date_of_birth"],
+        "age": _age_on(p["date_of_birth"], today),
+        "sex": p["sex"],
+        "email": p["email"],
+        "phone": p["phone"],
         "address": ", ".join(x for x in (p["address_line"], p["city"], p["state"], p["postal_code"]) if x),
-        "preferred_clinic_id": p["preferred_clinic_id"], "status": p["status"],
+        "preferred_clinic_id": p["preferred_clinic_id"],
+        "status": p["status"],
         "registered_on": p["registered_on"],
-        "current_insurance": ({"policy_id": current["id"], "plan": current["plan_name"],
-                               "member_id": current["member_id"], "valid_from": current["valid_from"],
-                               "valid_to": current["valid_to"]} if current else None),
-        "policies": policies, "allergies": allergies,
+        "current_insurance": (
+            {
+                "policy_id": current["id"],
+                "plan": current["plan_name"],
+                "member_id": current["member_id"],
+                "valid_from": current["valid_from"],
+                "valid_to": current["valid_to"],
+            }
+            if current
+            else None
+        ),
+        "policies": policies,
+        "allergies": allergies,
         "balance_due_cents": _balance_cents(db, patient_id),
         "upcoming_appointments": upcoming,
     }
@@ -627,8 +848,13 @@ def estimate_visit_cost(db: Db, patient_id: int, appointment_type_id: int, visit
     atype = _appt_type(db, appointment_type_id)
     day = _parse_date(visit_date, "visit_date") if visit_date else db.today()
     est = _coverage(db, patient_id, atype, day)
-    est.update({"patient": f"{p['first_name']} {p['last_name']}", "appointment_type": atype["name"],
-                "visit_date": day.isoformat()})
+    est.update(
+        {
+            "patient": f"{p['first_name']} {p['last_name']}",
+            "appointment_type": atype["name"],
+            "visit_date": day.isoformat(),
+        }
+    )
     return est
 
 
@@ -636,10 +862,18 @@ def estimate_visit_cost(db: Db, patient_id: int, appointment_type_id: int, visit
 # read tools: appointments and waitlist
 # ---------------------------------------------------------------------------------------------
 
+
 @tool
-def find_available_slots(db: Db, appointment_type_id: int, date_from: str, date_to: str | None = None,
-                         practitioner_id: int | None = None, clinic_id: int | None = None,
-                         patient_id: int | None = None, limit: int = 20) -> dict:
+def find_available_slots(
+    db: Db,
+    appointment_type_id: int,
+    date_from: str,
+    date_to: str | None = None,
+    practitioner_id: int | None = None,
+    clinic_id: int | None = None,
+    patient_id: int | None = None,
+    limit: int = 20,
+) -> dict:
     """Find free start times for an appointment type, earliest first.
 
     A slot is offered when a qualified, active practitioner works then (weekly hours, not on time
@@ -669,9 +903,11 @@ def find_available_slots(db: Db, appointment_type_id: int, date_from: str, date_
         _qualify(prac, atype)
         pracs = [prac]
     else:
-        pracs = db.query("SELECT pr.*, s.name AS specialty FROM practitioners pr JOIN specialties s "
-                         "ON s.id = pr.specialty_id WHERE pr.specialty_id = ? AND pr.active = 1 ORDER BY pr.id",
-                         (atype["specialty_id"],))
+        pracs = db.query(
+            "SELECT pr.*, s.name AS specialty FROM practitioners pr JOIN specialties s "
+            "ON s.id = pr.specialty_id WHERE pr.specialty_id = ? AND pr.active = 1 ORDER BY pr.id",
+            (atype["specialty_id"],),
+        )
     if clinic_id is not None and db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,)) is None:
         raise ToolError(f"no clinic with id {clinic_id}; see list_clinics")
     now = db.now()
@@ -682,10 +918,13 @@ def find_available_slots(db: Db, appointment_type_id: int, date_from: str, date_
     while day <= last and not more:
         if patient is not None:
             age = _age_on(patient["date_of_birth"], day)
-            if (atype["min_age"] is not None and age < atype["min_age"]) or \
-                    (atype["max_age"] is not None and age > atype["max_age"]):
-                raise ToolError(f"'{atype['name']}' is for ages {atype['min_age'] or 0}-{atype['max_age'] or 'any'}; "
-                                f"the patient is {age}")
+            if (atype["min_age"] is not None and age < atype["min_age"]) or (
+                atype["max_age"] is not None and age > atype["max_age"]
+            ):
+                raise ToolError(
+                    f"'{atype['name']}' is for ages {atype['min_age'] or 0}-{atype['max_age'] or 'any'}; "
+                    f"the patient is {age}"
+                )
         state = _Day(db, day)
         found: list[dict[str, Any]] = []
         for prac in pracs:
@@ -696,13 +935,25 @@ def find_available_slots(db: Db, appointment_type_id: int, date_from: str, date_
                 t = b["start"]
                 while t + duration <= b["end"]:
                     s, e = _fmt(t), _fmt(t + duration)
-                    if t > now and not state.practitioner_conflict(prac["id"], s, e, None) and not (
-                            patient and state.patient_conflict(patient["id"], s, e, None)):
+                    if (
+                        t > now
+                        and not state.practitioner_conflict(prac["id"], s, e, None)
+                        and not (patient and state.patient_conflict(patient["id"], s, e, None))
+                    ):
                         room = state.free_room(b["clinic_id"], atype["room_type"], s, e, None)
                         if room:
-                            found.append({"starts_at": s, "ends_at": e, "practitioner_id": prac["id"],
-                                          "practitioner": _prac_name(prac), "clinic_id": b["clinic_id"],
-                                          "clinic": b["clinic"], "room_id": room["id"], "room": room["name"]})
+                            found.append(
+                                {
+                                    "starts_at": s,
+                                    "ends_at": e,
+                                    "practitioner_id": prac["id"],
+                                    "practitioner": _prac_name(prac),
+                                    "clinic_id": b["clinic_id"],
+                                    "clinic": b["clinic"],
+                                    "room_id": room["id"],
+                                    "room": room["name"],
+                                }
+                            )
                     t += timedelta(minutes=SLOT_MINUTES)
         found.sort(key=lambda x: (x["starts_at"], x["practitioner_id"]))
         for f in found:
@@ -711,15 +962,25 @@ def find_available_slots(db: Db, appointment_type_id: int, date_from: str, date_
                 break
             slots.append(f)
         day += timedelta(days=1)
-    return {"appointment_type": atype["name"], "duration_minutes": atype["duration_minutes"],
-            "slots": slots, "more_available": more}
+    return {
+        "appointment_type": atype["name"],
+        "duration_minutes": atype["duration_minutes"],
+        "slots": slots,
+        "more_available": more,
+    }
 
 
 @tool
-def list_appointments(db: Db, patient_id: int | None = None, practitioner_id: int | None = None,
-                      clinic_id: int | None = None, date_from: str | None = None, date_to: str | None = None,
-                      status: Literal["scheduled", "checked_in", "completed", "cancelled", "no_show"] | None = None,
-                      limit: int = 20) -> list[dict]:
+def list_appointments(
+    db: Db,
+    patient_id: int | None = None,
+    practitioner_id: int | None = None,
+    clinic_id: int | None = None,
+    date_from: str | None = None,
+    date_to: str | None = None,
+    status: Literal["scheduled", "checked_in", "completed", "cancelled", "no_show"] | None = None,
+    limit: int = 20,
+) -> list[dict]:
     """List appointments matching the filters, ordered by start time.
 
     Args:
@@ -738,13 +999,28 @@ def list_appointments(db: Db, patient_id: int | None = None, practitioner_id: in
         _APPT_SELECT + "WHERE (? IS NULL OR a.patient_id = ?) AND (? IS NULL OR a.practitioner_id = ?) "
         "AND (? IS NULL OR a.clinic_id = ?) AND (? IS NULL OR a.starts_at >= ?) AND (? IS NULL OR a.starts_at < ?) "
         "AND (? IS NULL OR a.status = ?) ORDER BY a.starts_at, a.id LIMIT ?",
-        (patient_id, patient_id, practitioner_id, practitioner_id, clinic_id, clinic_id, lo, lo, hi, hi,
-         status, status, limit))
+        (
+            patient_id,
+            patient_id,
+            practitioner_id,
+            practitioner_id,
+            clinic_id,
+            clinic_id,
+            lo,
+            lo,
+            hi,
+            hi,
+            status,
+            status,
+            limit,
+        ),
+    )
 
 
 @tool
 def get_appointment(db: Db, appointment_id: int) -> dict:
-    """Show one appointment in full: times, status, cancellation details, history, visit notes, prescriptions and invoices.
+    """Show one appointment in full: times, status, cancellation details, history, visit notes,
+    prescriptions and invoices.
 
     Args:
         appointment_id: the appointment's id.
@@ -752,27 +1028,45 @@ def get_appointment(db: Db, appointment_id: int) -> dict:
     row = db.one(_APPT_SELECT + "WHERE a.id = ?", (appointment_id,))
     if row is None:
         raise ToolError(f"no appointment with id {appointment_id}; use list_appointments to find it")
-    extra = db.one("SELECT booked_at, checked_in_at, completed_at, cancelled_at, cancelled_by, "
-                   "cancellation_reason FROM appointments WHERE id = ?", (appointment_id,))
+    extra = db.one(
+        "SELECT booked_at, checked_in_at, completed_at, cancelled_at, cancelled_by, "
+        "cancellation_reason FROM appointments WHERE id = ?",
+        (appointment_id,),
+    )
     row.update(extra or {})
-    row["history"] = db.query("SELECT event, old_starts_at, new_starts_at, old_practitioner_id, "
-                              "new_practitioner_id, note, created_at FROM appointment_history "
-                              "WHERE appointment_id = ? ORDER BY id", (appointment_id,))
-    row["visit_notes"] = db.query("SELECT id, chief_complaint, assessment, plan, created_at FROM visit_notes "
-                                  "WHERE appointment_id = ? ORDER BY id", (appointment_id,))
+    row["history"] = db.query(
+        "SELECT event, old_starts_at, new_starts_at, old_practitioner_id, "
+        "new_practitioner_id, note, created_at FROM appointment_history "
+        "WHERE appointment_id = ? ORDER BY id",
+        (appointment_id,),
+    )
+    row["visit_notes"] = db.query(
+        "SELECT id, chief_complaint, assessment, plan, created_at FROM visit_notes "
+        "WHERE appointment_id = ? ORDER BY id",
+        (appointment_id,),
+    )
     row["prescriptions"] = db.query(
         "SELECT rx.id, m.name || ' ' || m.strength AS medication, rx.quantity, rx.refills_allowed, rx.status "
         "FROM prescriptions rx JOIN medications m ON m.id = rx.medication_id WHERE rx.appointment_id = ? "
-        "ORDER BY rx.id", (appointment_id,))
-    row["invoices"] = db.query("SELECT invoice_number, kind, patient_due_cents, status FROM invoices "
-                               "WHERE appointment_id = ? ORDER BY id", (appointment_id,))
+        "ORDER BY rx.id",
+        (appointment_id,),
+    )
+    row["invoices"] = db.query(
+        "SELECT invoice_number, kind, patient_due_cents, status FROM invoices WHERE appointment_id = ? ORDER BY id",
+        (appointment_id,),
+    )
     return row
 
 
 @tool
-def list_waitlist(db: Db, appointment_type_id: int | None = None, practitioner_id: int | None = None,
-                  patient_id: int | None = None,
-                  status: Literal["waiting", "booked", "removed"] | None = "waiting", limit: int = 20) -> list[dict]:
+def list_waitlist(
+    db: Db,
+    appointment_type_id: int | None = None,
+    practitioner_id: int | None = None,
+    patient_id: int | None = None,
+    status: Literal["waiting", "booked", "removed"] | None = "waiting",
+    limit: int = 20,
+) -> list[dict]:
     """List waitlist entries, longest-waiting first (by the date they were added).
 
     Args:
@@ -792,10 +1086,21 @@ def list_waitlist(db: Db, appointment_type_id: int | None = None, practitioner_i
         "AND (? IS NULL OR w.practitioner_id IS NULL OR w.practitioner_id = ?) "
         "AND (? IS NULL OR w.patient_id = ?) AND (? IS NULL OR w.status = ?) "
         "ORDER BY w.created_at, w.id LIMIT ?",
-        (appointment_type_id, appointment_type_id, practitioner_id, practitioner_id, patient_id, patient_id,
-         status, status, limit))
-    names = {r["id"]: _prac_name(r) for r in db.query("SELECT id, first_name, last_name, credential "
-                                                        "FROM practitioners")}
+        (
+            appointment_type_id,
+            appointment_type_id,
+            practitioner_id,
+            practitioner_id,
+            patient_id,
+            patient_id,
+            status,
+            status,
+            limit,
+        ),
+    )
+    names = {
+        r["id"]: _prac_name(r) for r in db.query("SELECT id, first_name, last_name, credential FROM practitioners")
+    }
     clinics = {r["id"]: r["name"] for r in db.query("SELECT id, name FROM clinics")}
     for r in rows:
         r["preferred_practitioner"] = names.get(r["practitioner_id"]) if r["practitioner_id"] else "any"
@@ -806,6 +1111,7 @@ def list_waitlist(db: Db, appointment_type_id: int | None = None, practitioner_i
 # ---------------------------------------------------------------------------------------------
 # read tools: clinical and billing
 # ---------------------------------------------------------------------------------------------
+
 
 @tool
 def search_medications(db: Db, query: str, limit: int = 20) -> list[dict]:
@@ -819,16 +1125,20 @@ def search_medications(db: Db, query: str, limit: int = 20) -> list[dict]:
     if not query.strip():
         raise ToolError("query must not be empty")
     like = f"%{query.strip()}%"
-    rows = db.query("SELECT id, name, strength, form, drug_class, controlled FROM medications "
-                    "WHERE name LIKE ? OR drug_class LIKE ? ORDER BY name, strength LIMIT ?", (like, like, limit))
+    rows = db.query(
+        "SELECT id, name, strength, form, drug_class, controlled FROM medications "
+        "WHERE name LIKE ? OR drug_class LIKE ? ORDER BY name, strength LIMIT ?",
+        (like, like, limit),
+    )
     for r in rows:
         r["controlled"] = bool(r["controlled"])
     return rows
 
 
 @tool
-def list_prescriptions(db: Db, patient_id: int,
-                       status: Literal["active", "completed", "cancelled", "expired"] | None = None) -> list[dict]:
+def list_prescriptions(
+    db: Db, patient_id: int, status: Literal["active", "completed", "cancelled", "expired"] | None = None
+) -> list[dict]:
     """List a patient's prescriptions with refills remaining and expiry dates, newest first.
 
     Args:
@@ -843,7 +1153,8 @@ def list_prescriptions(db: Db, patient_id: int,
         "pr.first_name || ' ' || pr.last_name AS prescriber FROM prescriptions rx "
         "JOIN medications m ON m.id = rx.medication_id JOIN practitioners pr ON pr.id = rx.practitioner_id "
         "WHERE rx.patient_id = ? AND (? IS NULL OR rx.status = ?) ORDER BY rx.issued_on DESC, rx.id DESC LIMIT 50",
-        (patient_id, status, status))
+        (patient_id, status, status),
+    )
     return rows
 
 
@@ -861,13 +1172,18 @@ def list_visit_notes(db: Db, patient_id: int, limit: int = 10) -> list[dict]:
         "SELECT n.id, n.appointment_id, a.starts_at, pr.first_name || ' ' || pr.last_name AS practitioner, "
         "n.chief_complaint, n.assessment, n.plan, n.created_at FROM visit_notes n "
         "JOIN appointments a ON a.id = n.appointment_id JOIN practitioners pr ON pr.id = n.practitioner_id "
-        "WHERE a.patient_id = ? ORDER BY a.starts_at DESC, n.id DESC LIMIT ?", (patient_id, limit))
+        "WHERE a.patient_id = ? ORDER BY a.starts_at DESC, n.id DESC LIMIT ?",
+        (patient_id, limit),
+    )
 
 
 @tool
-def list_invoices(db: Db, patient_id: int | None = None,
-                  status: Literal["issued", "partially_paid", "paid", "void"] | None = None,
-                  limit: int = 20) -> list[dict]:
+def list_invoices(
+    db: Db,
+    patient_id: int | None = None,
+    status: Literal["issued", "partially_paid", "paid", "void"] | None = None,
+    limit: int = 20,
+) -> list[dict]:
     """List invoices with amounts paid and outstanding, newest first.
 
     Args:
@@ -882,7 +1198,9 @@ def list_invoices(db: Db, patient_id: int | None = None,
         "i.patient_due_cents, i.status, COALESCE((SELECT SUM(x.amount_cents) FROM payments x "
         "WHERE x.invoice_id = i.id), 0) AS paid_cents FROM invoices i JOIN patients p ON p.id = i.patient_id "
         "WHERE (? IS NULL OR i.patient_id = ?) AND (? IS NULL OR i.status = ?) "
-        "ORDER BY i.issued_on DESC, i.id DESC LIMIT ?", (patient_id, patient_id, status, status, limit))
+        "ORDER BY i.issued_on DESC, i.id DESC LIMIT ?",
+        (patient_id, patient_id, status, status, limit),
+    )
     for r in rows:
         r["outstanding_cents"] = 0 if r["status"] == "void" else r["patient_due_cents"] - r["paid_cents"]
     return rows
@@ -896,10 +1214,15 @@ def get_invoice(db: Db, invoice_number: str) -> dict:
         invoice_number: the invoice number, e.g. "INV-2026-0112".
     """
     inv = _invoice(db, invoice_number)
-    inv["lines"] = db.query("SELECT description, quantity, unit_price_cents, amount_cents FROM invoice_lines "
-                            "WHERE invoice_id = ? ORDER BY id", (inv["id"],))
-    inv["payments"] = db.query("SELECT id, amount_cents, method, reference, paid_at FROM payments "
-                               "WHERE invoice_id = ? ORDER BY paid_at, id", (inv["id"],))
+    inv["lines"] = db.query(
+        "SELECT description, quantity, unit_price_cents, amount_cents FROM invoice_lines "
+        "WHERE invoice_id = ? ORDER BY id",
+        (inv["id"],),
+    )
+    inv["payments"] = db.query(
+        "SELECT id, amount_cents, method, reference, paid_at FROM payments WHERE invoice_id = ? ORDER BY paid_at, id",
+        (inv["id"],),
+    )
     paid = sum(p["amount_cents"] for p in inv["payments"])
     inv["paid_cents"] = paid
     inv["outstanding_cents"] = 0 if inv["status"] == "void" else inv["patient_due_cents"] - paid
@@ -907,8 +1230,7 @@ def get_invoice(db: Db, invoice_number: str) -> dict:
 
 
 @tool
-def list_audit_log(db: Db, entity_type: str | None = None, entity_id: int | None = None,
-                   limit: int = 20) -> list[dict]:
+def list_audit_log(db: Db, entity_type: str | None = None, entity_id: int | None = None, limit: int = 20) -> list[dict]:
     """List audit log entries, newest first.
 
     Args:
@@ -917,20 +1239,34 @@ def list_audit_log(db: Db, entity_type: str | None = None, entity_id: int | None
         limit: maximum number of results, 1 to 50.
     """
     _check_limit(limit)
-    return db.query("SELECT id, logged_at, action, entity_type, entity_id, details FROM audit_log "
-                    "WHERE (? IS NULL OR entity_type = ?) AND (? IS NULL OR entity_id = ?) "
-                    "ORDER BY id DESC LIMIT ?", (entity_type, entity_type, entity_id, entity_id, limit))
+    return db.query(
+        "SELECT id, logged_at, action, entity_type, entity_id, details FROM audit_log "
+        "WHERE (? IS NULL OR entity_type = ?) AND (? IS NULL OR entity_id = ?) "
+        "ORDER BY id DESC LIMIT ?",
+        (entity_type, entity_type, entity_id, entity_id, limit),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # write tools: patients
 # ---------------------------------------------------------------------------------------------
 
+
 @tool(write=True)
-def register_patient(db: Db, first_name: str, last_name: str, date_of_birth: str,
-                     sex: Literal["F", "M", "X"], phone: str, email: str | None = None,
-                     address_line: str | None = None, city: str | None = None, state: str | None = None,
-                     postal_code: str | None = None, preferred_clinic_id: int | None = None) -> dict:
+def register_patient(
+    db: Db,
+    first_name: str,
+    last_name: str,
+    date_of_birth: str,
+    sex: Literal["F", "M", "X"],
+    phone: str,
+    email: str | None = None,
+    address_line: str | None = None,
+    city: str | None = None,
+    state: str | None = None,
+    postal_code: str | None = None,
+    preferred_clinic_id: int | None = None,
+) -> dict:
     """Register a new patient and give them a medical record number (MRN).
 
     Refuses a duplicate: a patient with the same first name, last name and date of birth.
@@ -958,30 +1294,57 @@ def register_patient(db: Db, first_name: str, last_name: str, date_of_birth: str
         raise ToolError(f"email {email!r} is not a valid address")
     if not phone.strip():
         raise ToolError("phone must not be empty")
-    if preferred_clinic_id is not None and db.one("SELECT id FROM clinics WHERE id = ?",
-                                                  (preferred_clinic_id,)) is None:
+    if (
+        preferred_clinic_id is not None
+        and db.one("SELECT id FROM clinics WHERE id = ?", (preferred_clinic_id,)) is None
+    ):
         raise ToolError(f"no clinic with id {preferred_clinic_id}; see list_clinics")
-    dup = db.one("SELECT id, mrn FROM patients WHERE lower(first_name) = lower(?) AND lower(last_name) = lower(?) "
-                 "AND date_of_birth = ?", (first, last, dob.isoformat()))
+    dup = db.one(
+        "SELECT id, mrn FROM patients WHERE lower(first_name) = lower(?) AND lower(last_name) = lower(?) "
+        "AND date_of_birth = ?",
+        (first, last, dob.isoformat()),
+    )
     if dup:
-        raise ToolError(f"patient {first} {last} born {dob.isoformat()} is already registered as id {dup['id']} "
-                        f"({dup['mrn']}); use that record")
+        raise ToolError(
+            f"patient {first} {last} born {dob.isoformat()} is already registered as id {dup['id']} "
+            f"({dup['mrn']}); use that record"
+        )
     top = db.value("SELECT MAX(CAST(substr(mrn, 5) AS INTEGER)) FROM patients")
     mrn = f"MRN-{int(top or 100000) + 1}"
-    pid = db.insert("patients", {
-        "mrn": mrn, "first_name": first, "last_name": last, "date_of_birth": dob.isoformat(), "sex": sex,
-        "email": email.strip().lower() if email else None, "phone": phone.strip(), "address_line": address_line,
-        "city": city, "state": state, "postal_code": postal_code, "preferred_clinic_id": preferred_clinic_id,
-        "status": "active", "registered_on": db.today().isoformat(),
-    })
+    pid = db.insert(
+        "patients",
+        {
+            "mrn": mrn,
+            "first_name": first,
+            "last_name": last,
+            "date_of_birth": dob.isoformat(),
+            "sex": sex,
+            "email": email.strip().lower() if email else None,
+            "phone": phone.strip(),
+            "address_line": address_line,
+            "city": city,
+            "state": state,
+            "postal_code": postal_code,
+            "preferred_clinic_id": preferred_clinic_id,
+            "status": "active",
+            "registered_on": db.today().isoformat(),
+        },
+    )
     _audit(db, "patient_registered", "patient", pid, {"mrn": mrn, "name": f"{first} {last}"})
     return {"patient_id": pid, "mrn": mrn, "name": f"{first} {last}", "date_of_birth": dob.isoformat()}
 
 
 @tool(write=True)
-def update_patient_contact(db: Db, patient_id: int, email: str | None = None, phone: str | None = None,
-                           address_line: str | None = None, city: str | None = None, state: str | None = None,
-                           postal_code: str | None = None) -> dict:
+def update_patient_contact(
+    db: Db,
+    patient_id: int,
+    email: str | None = None,
+    phone: str | None = None,
+    address_line: str | None = None,
+    city: str | None = None,
+    state: str | None = None,
+    postal_code: str | None = None,
+) -> dict:
     """Change a patient's contact details; only the fields given are changed.
 
     Args:
@@ -994,8 +1357,18 @@ def update_patient_contact(db: Db, patient_id: int, email: str | None = None, ph
         postal_code: new ZIP code.
     """
     p = _patient(db, patient_id)
-    changes = {k: v for k, v in {"email": email, "phone": phone, "address_line": address_line, "city": city,
-                                 "state": state, "postal_code": postal_code}.items() if v is not None}
+    changes = {
+        k: v
+        for k, v in {
+            "email": email,
+            "phone": phone,
+            "address_line": address_line,
+            "city": city,
+            "state": state,
+            "postal_code": postal_code,
+        }.items()
+        if v is not None
+    }
     if not changes:
         raise ToolError("give at least one field to change")
     if "email" in changes:
@@ -1003,18 +1376,20 @@ def update_patient_contact(db: Db, patient_id: int, email: str | None = None, ph
             raise ToolError(f"email {email!r} is not a valid address")
         changes["email"] = changes["email"].strip().lower()
     new = {k: changes.get(k, p[k]) for k in ("email", "phone", "address_line", "city", "state", "postal_code")}
-    db.execute("UPDATE patients SET email = ?, phone = ?, address_line = ?, city = ?, state = ?, postal_code = ? "
-               "WHERE id = ?", (new["email"], new["phone"], new["address_line"], new["city"], new["state"],
-                                new["postal_code"], patient_id))
-    _audit(db, "patient_contact_updated", "patient", patient_id,
-           {k: [p[k], v] for k, v in changes.items()})
+    db.execute(
+        "UPDATE patients SET email = ?, phone = ?, address_line = ?, city = ?, state = ?, postal_code = ? WHERE id = ?",
+        (new["email"], new["phone"], new["address_line"], new["city"], new["state"], new["postal_code"], patient_id),
+    )
+    _audit(db, "patient_contact_updated", "patient", patient_id, {k: [p[k], v] for k, v in changes.items()})
     return {"patient_id": patient_id, "updated": sorted(changes), **new}
 
 
 @tool(write=True)
-def update_patient_insurance(db: Db, patient_id: int, effective_date: str, plan_id: int | None = None,
-                             member_id: str | None = None) -> dict:
-    """Record a change of insurance from a given date: the policy in force is ended the day before, and the new one starts.
+def update_patient_insurance(
+    db: Db, patient_id: int, effective_date: str, plan_id: int | None = None, member_id: str | None = None
+) -> dict:
+    """Record a change of insurance from a given date: the policy in force ends the day before and
+    the new one starts.
 
     With no plan_id the patient's coverage simply ends (self-pay from effective_date). Invoices
     already issued are not recalculated.
@@ -1038,17 +1413,27 @@ def update_patient_insurance(db: Db, patient_id: int, effective_date: str, plan_
             raise ToolError(f"plan {plan['name']} is no longer accepted by the clinic")
         if not member_id or not member_id.strip():
             raise ToolError("member_id is required when setting a plan")
-    open_pols = db.query("SELECT pp.*, ip.name AS plan_name FROM patient_policies pp JOIN insurance_plans ip "
-                         "ON ip.id = pp.plan_id WHERE pp.patient_id = ? AND (pp.valid_to IS NULL OR pp.valid_to >= ?) "
-                         "ORDER BY pp.valid_from", (patient_id, eff.isoformat()))
+    open_pols = db.query(
+        "SELECT pp.*, ip.name AS plan_name FROM patient_policies pp JOIN insurance_plans ip "
+        "ON ip.id = pp.plan_id WHERE pp.patient_id = ? AND (pp.valid_to IS NULL OR pp.valid_to >= ?) "
+        "ORDER BY pp.valid_from",
+        (patient_id, eff.isoformat()),
+    )
     for pol in open_pols:
         if pol["valid_from"] >= eff.isoformat():
-            raise ToolError(f"policy {pol['id']} ({pol['plan_name']}) already starts on {pol['valid_from']}, not "
-                            "before effective_date; the change cannot be recorded over it")
-    if plan is not None and open_pols and open_pols[-1]["plan_id"] == plan_id and \
-            open_pols[-1]["member_id"] == member_id.strip():
-        raise ToolError(f"{p['first_name']} {p['last_name']} already has {plan['name']} with member id "
-                        f"{member_id.strip()} on file")
+            raise ToolError(
+                f"policy {pol['id']} ({pol['plan_name']}) already starts on {pol['valid_from']}, not "
+                "before effective_date; the change cannot be recorded over it"
+            )
+    if (
+        plan is not None
+        and open_pols
+        and open_pols[-1]["plan_id"] == plan_id
+        and open_pols[-1]["member_id"] == member_id.strip()
+    ):
+        raise ToolError(
+            f"{p['first_name']} {p['last_name']} already has {plan['name']} with member id {member_id.strip()} on file"
+        )
     if plan is None and not open_pols:
         raise ToolError("the patient has no policy in force on that date; nothing to end")
     ended = []
@@ -1058,20 +1443,43 @@ def update_patient_insurance(db: Db, patient_id: int, effective_date: str, plan_
         ended.append({"policy_id": pol["id"], "plan": pol["plan_name"], "valid_to": end_day})
     new_id = None
     if plan is not None:
-        new_id = db.insert("patient_policies", {"patient_id": patient_id, "plan_id": plan_id,
-                                                "member_id": member_id.strip(), "valid_from": eff.isoformat(),
-                                                "valid_to": None})
-    _audit(db, "insurance_updated", "patient", patient_id,
-           {"ended_policy_ids": [e["policy_id"] for e in ended], "new_policy_id": new_id,
-            "plan_id": plan_id, "effective_date": eff.isoformat()})
-    return {"patient_id": patient_id, "ended_policies": ended,
-            "new_policy": ({"policy_id": new_id, "plan": plan["name"], "member_id": member_id.strip(),
-                            "valid_from": eff.isoformat()} if plan else None)}
+        new_id = db.insert(
+            "patient_policies",
+            {
+                "patient_id": patient_id,
+                "plan_id": plan_id,
+                "member_id": member_id.strip(),
+                "valid_from": eff.isoformat(),
+                "valid_to": None,
+            },
+        )
+    _audit(
+        db,
+        "insurance_updated",
+        "patient",
+        patient_id,
+        {
+            "ended_policy_ids": [e["policy_id"] for e in ended],
+            "new_policy_id": new_id,
+            "plan_id": plan_id,
+            "effective_date": eff.isoformat(),
+        },
+    )
+    return {
+        "patient_id": patient_id,
+        "ended_policies": ended,
+        "new_policy": (
+            {"policy_id": new_id, "plan": plan["name"], "member_id": member_id.strip(), "valid_from": eff.isoformat()}
+            if plan
+            else None
+        ),
+    }
 
 
 @tool(write=True)
-def add_allergy(db: Db, patient_id: int, substance: str, reaction: str,
-                severity: Literal["mild", "moderate", "severe"]) -> dict:
+def add_allergy(
+    db: Db, patient_id: int, substance: str, reaction: str, severity: Literal["mild", "moderate", "severe"]
+) -> dict:
     """Record an allergy on a patient's chart; prescribing checks against it.
 
     Args:
@@ -1086,8 +1494,16 @@ def add_allergy(db: Db, patient_id: int, substance: str, reaction: str,
         raise ToolError("substance and reaction must not be empty")
     if db.one("SELECT id FROM allergies WHERE patient_id = ? AND lower(substance) = ?", (patient_id, sub)):
         raise ToolError(f"an allergy to {sub} is already recorded for this patient")
-    aid = db.insert("allergies", {"patient_id": patient_id, "substance": sub, "reaction": reaction.strip(),
-                                  "severity": severity, "recorded_on": db.today().isoformat()})
+    aid = db.insert(
+        "allergies",
+        {
+            "patient_id": patient_id,
+            "substance": sub,
+            "reaction": reaction.strip(),
+            "severity": severity,
+            "recorded_on": db.today().isoformat(),
+        },
+    )
     _audit(db, "allergy_added", "patient", patient_id, {"allergy_id": aid, "substance": sub, "severity": severity})
     return {"allergy_id": aid, "patient_id": patient_id, "substance": sub, "severity": severity}
 
@@ -1096,9 +1512,17 @@ def add_allergy(db: Db, patient_id: int, substance: str, reaction: str,
 # write tools: appointments
 # ---------------------------------------------------------------------------------------------
 
+
 @tool(write=True)
-def book_appointment(db: Db, patient_id: int, practitioner_id: int, appointment_type_id: int, starts_at: str,
-                     room_id: int | None = None, reason: str | None = None) -> dict:
+def book_appointment(
+    db: Db,
+    patient_id: int,
+    practitioner_id: int,
+    appointment_type_id: int,
+    starts_at: str,
+    room_id: int | None = None,
+    reason: str | None = None,
+) -> dict:
     """Book an appointment after checking every scheduling rule.
 
     The practitioner must have the type's specialty and work then (weekly hours, no time off) for
@@ -1123,8 +1547,14 @@ def book_appointment(db: Db, patient_id: int, practitioner_id: int, appointment_
 
 
 @tool(write=True)
-def reschedule_appointment(db: Db, appointment_id: int, new_starts_at: str, practitioner_id: int | None = None,
-                           room_id: int | None = None, note: str | None = None) -> dict:
+def reschedule_appointment(
+    db: Db,
+    appointment_id: int,
+    new_starts_at: str,
+    practitioner_id: int | None = None,
+    room_id: int | None = None,
+    note: str | None = None,
+) -> dict:
     """Move a scheduled appointment to a new time (and optionally another practitioner), keeping its id.
 
     The same rules as booking apply (hours, time off, conflicts, rooms); the current room is kept
@@ -1144,27 +1574,63 @@ def reschedule_appointment(db: Db, appointment_id: int, new_starts_at: str, prac
     prac = _practitioner(db, practitioner_id if practitioner_id is not None else appt["practitioner_id"])
     atype = _appt_type(db, appt["appointment_type_id"])
     start = _parse_dt(new_starts_at, "new_starts_at")
-    if _fmt(start) == appt["starts_at"] and prac["id"] == appt["practitioner_id"] and room_id in (None, appt["room_id"]):
+    same_place = prac["id"] == appt["practitioner_id"] and room_id in (None, appt["room_id"])
+    if _fmt(start) == appt["starts_at"] and same_place:
         raise ToolError(f"appointment {appointment_id} already starts at {appt['starts_at']} with that practitioner")
-    place = _place(db, patient=patient, prac=prac, atype=atype, start=start, room_id=room_id,
-                   exclude=appointment_id, prefer_room=appt["room_id"])
-    db.execute("UPDATE appointments SET practitioner_id = ?, clinic_id = ?, room_id = ?, starts_at = ?, ends_at = ? "
-               "WHERE id = ?", (prac["id"], place["clinic_id"], place["room_id"], place["starts_at"],
-                                place["ends_at"], appointment_id))
-    _history(db, appointment_id, "rescheduled", old_start=appt["starts_at"], new_start=place["starts_at"],
-             old_prac=appt["practitioner_id"], new_prac=prac["id"], note=note)
-    _audit(db, "appointment_rescheduled", "appointment", appointment_id, {
-        "old_starts_at": appt["starts_at"], "new_starts_at": place["starts_at"],
-        "old_practitioner_id": appt["practitioner_id"], "new_practitioner_id": prac["id"],
-        "room_id": place["room_id"]})
-    return {"appointment_id": appointment_id, "status": "scheduled", "old_starts_at": appt["starts_at"],
-            "starts_at": place["starts_at"], "ends_at": place["ends_at"], "practitioner": _prac_name(prac),
-            "clinic": place["clinic"], "room": place["room"]}
+    place = _place(
+        db,
+        patient=patient,
+        prac=prac,
+        atype=atype,
+        start=start,
+        room_id=room_id,
+        exclude=appointment_id,
+        prefer_room=appt["room_id"],
+    )
+    db.execute(
+        "UPDATE appointments SET practitioner_id = ?, clinic_id = ?, room_id = ?, starts_at = ?, ends_at = ? "
+        "WHERE id = ?",
+        (prac["id"], place["clinic_id"], place["room_id"], place["starts_at"], place["ends_at"], appointment_id),
+    )
+    _history(
+        db,
+        appointment_id,
+        "rescheduled",
+        old_start=appt["starts_at"],
+        new_start=place["starts_at"],
+        old_prac=appt["practitioner_id"],
+        new_prac=prac["id"],
+        note=note,
+    )
+    _audit(
+        db,
+        "appointment_rescheduled",
+        "appointment",
+        appointment_id,
+        {
+            "old_starts_at": appt["starts_at"],
+            "new_starts_at": place["starts_at"],
+            "old_practitioner_id": appt["practitioner_id"],
+            "new_practitioner_id": prac["id"],
+            "room_id": place["room_id"],
+        },
+    )
+    return {
+        "appointment_id": appointment_id,
+        "status": "scheduled",
+        "old_starts_at": appt["starts_at"],
+        "starts_at": place["starts_at"],
+        "ends_at": place["ends_at"],
+        "practitioner": _prac_name(prac),
+        "clinic": place["clinic"],
+        "room": place["room"],
+    }
 
 
 @tool(write=True)
-def cancel_appointment(db: Db, appointment_id: int, cancelled_by: Literal["patient", "clinic"], reason: str,
-                       waive_fee: bool = False) -> dict:
+def cancel_appointment(
+    db: Db, appointment_id: int, cancelled_by: Literal["patient", "clinic"], reason: str, waive_fee: bool = False
+) -> dict:
     """Cancel a scheduled appointment, charging the late-cancellation fee when the policy requires it.
 
     Policy: when the patient cancels less than 24 hours before the start, an invoice for the
@@ -1180,32 +1646,57 @@ def cancel_appointment(db: Db, appointment_id: int, cancelled_by: Literal["patie
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] != "scheduled":
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be "
-                        "cancelled")
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be cancelled"
+        )
     if not reason.strip():
         raise ToolError("give a reason for the cancellation")
     start = datetime.strptime(appt["starts_at"], ISO)
     now = db.now()
     if start <= now:
-        raise ToolError(f"appointment {appointment_id} started at {appt['starts_at']}; use mark_no_show if the "
-                        "patient did not come")
+        raise ToolError(
+            f"appointment {appointment_id} started at {appt['starts_at']}; use mark_no_show if the patient did not come"
+        )
     atype = _appt_type(db, appt["appointment_type_id"])
     hours_before = round((start - now).total_seconds() / 3600, 2)
     late = cancelled_by == "patient" and hours_before < LATE_CANCEL_HOURS
-    db.execute("UPDATE appointments SET status = 'cancelled', cancelled_at = ?, cancelled_by = ?, "
-               "cancellation_reason = ? WHERE id = ?", (_fmt(now), cancelled_by, reason.strip(), appointment_id))
-    _history(db, appointment_id, "cancelled", old_start=appt["starts_at"], old_prac=appt["practitioner_id"],
-             note=f"cancelled by {cancelled_by}: {reason.strip()}")
+    db.execute(
+        "UPDATE appointments SET status = 'cancelled', cancelled_at = ?, cancelled_by = ?, "
+        "cancellation_reason = ? WHERE id = ?",
+        (_fmt(now), cancelled_by, reason.strip(), appointment_id),
+    )
+    _history(
+        db,
+        appointment_id,
+        "cancelled",
+        old_start=appt["starts_at"],
+        old_prac=appt["practitioner_id"],
+        note=f"cancelled by {cancelled_by}: {reason.strip()}",
+    )
     fee_invoice = None
     if late and atype["late_cancel_fee_cents"] > 0 and not waive_fee:
-        fee_invoice = _create_invoice(db, patient_id=appt["patient_id"], appointment_id=appointment_id,
-                                      kind="late_cancellation",
-                                      description=f"Late cancellation fee - {atype['name']} {appt['starts_at'][:10]}",
-                                      fee_cents=int(atype["late_cancel_fee_cents"]))
-    _audit(db, "appointment_cancelled", "appointment", appointment_id, {
-        "cancelled_by": cancelled_by, "reason": reason.strip(), "hours_before_start": hours_before,
-        "late": late, "fee_waived": bool(late and waive_fee),
-        "fee_invoice": fee_invoice["invoice_number"] if fee_invoice else None})
+        fee_invoice = _create_invoice(
+            db,
+            patient_id=appt["patient_id"],
+            appointment_id=appointment_id,
+            kind="late_cancellation",
+            description=f"Late cancellation fee - {atype['name']} {appt['starts_at'][:10]}",
+            fee_cents=int(atype["late_cancel_fee_cents"]),
+        )
+    _audit(
+        db,
+        "appointment_cancelled",
+        "appointment",
+        appointment_id,
+        {
+            "cancelled_by": cancelled_by,
+            "reason": reason.strip(),
+            "hours_before_start": hours_before,
+            "late": late,
+            "fee_waived": bool(late and waive_fee),
+            "fee_invoice": fee_invoice["invoice_number"] if fee_invoice else None,
+        },
+    )
     day = appt["starts_at"][:10]
     candidates = db.query(
         "SELECT w.id AS waitlist_id, w.patient_id, p.first_name || ' ' || p.last_name AS patient, "
@@ -1213,13 +1704,23 @@ def cancel_appointment(db: Db, appointment_id: int, cancelled_by: Literal["patie
         "JOIN patients p ON p.id = w.patient_id WHERE w.status = 'waiting' AND w.appointment_type_id = ? "
         "AND w.earliest_date <= ? AND w.latest_date >= ? AND (w.practitioner_id IS NULL OR w.practitioner_id = ?) "
         "AND (w.clinic_id IS NULL OR w.clinic_id = ?) AND w.patient_id != ? ORDER BY w.created_at, w.id LIMIT 5",
-        (appt["appointment_type_id"], day, day, appt["practitioner_id"], appt["clinic_id"], appt["patient_id"]))
-    return {"appointment_id": appointment_id, "status": "cancelled", "cancelled_by": cancelled_by,
-            "hours_before_start": hours_before, "late_cancellation": late,
-            "fee_waived": bool(late and waive_fee and atype["late_cancel_fee_cents"] > 0),
-            "fee_invoice": fee_invoice, "freed_slot": {"starts_at": appt["starts_at"], "ends_at": appt["ends_at"],
-                                                       "practitioner_id": appt["practitioner_id"]},
-            "waitlist_matches": candidates}
+        (appt["appointment_type_id"], day, day, appt["practitioner_id"], appt["clinic_id"], appt["patient_id"]),
+    )
+    return {
+        "appointment_id": appointment_id,
+        "status": "cancelled",
+        "cancelled_by": cancelled_by,
+        "hours_before_start": hours_before,
+        "late_cancellation": late,
+        "fee_waived": bool(late and waive_fee and atype["late_cancel_fee_cents"] > 0),
+        "fee_invoice": fee_invoice,
+        "freed_slot": {
+            "starts_at": appt["starts_at"],
+            "ends_at": appt["ends_at"],
+            "practitioner_id": appt["practitioner_id"],
+        },
+        "waitlist_matches": candidates,
+    }
 
 
 @tool(write=True)
@@ -1231,28 +1732,37 @@ def check_in_patient(db: Db, appointment_id: int) -> dict:
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] != "scheduled":
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be "
-                        "checked in")
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be checked in"
+        )
     now = db.now()
     start = datetime.strptime(appt["starts_at"], ISO)
     end = datetime.strptime(appt["ends_at"], ISO)
     if start.date() != now.date():
-        raise ToolError(f"appointment {appointment_id} is on {appt['starts_at'][:10]}, not today "
-                        f"({now.date().isoformat()}); patients can only check in on the day")
+        raise ToolError(
+            f"appointment {appointment_id} is on {appt['starts_at'][:10]}, not today "
+            f"({now.date().isoformat()}); patients can only check in on the day"
+        )
     if now < start - timedelta(minutes=CHECK_IN_EARLY_MINUTES):
         raise ToolError(f"check-in opens {CHECK_IN_EARLY_MINUTES} minutes before the {appt['starts_at'][11:16]} start")
     if now >= end:
-        raise ToolError(f"appointment {appointment_id} ended at {appt['ends_at'][11:16]}; reschedule it or "
-                        "mark_no_show")
-    db.execute("UPDATE appointments SET status = 'checked_in', checked_in_at = ? WHERE id = ?",
-               (_fmt(now), appointment_id))
+        raise ToolError(
+            f"appointment {appointment_id} ended at {appt['ends_at'][11:16]}; reschedule it or mark_no_show"
+        )
+    db.execute(
+        "UPDATE appointments SET status = 'checked_in', checked_in_at = ? WHERE id = ?", (_fmt(now), appointment_id)
+    )
     _history(db, appointment_id, "checked_in", note="patient arrived")
     _audit(db, "patient_checked_in", "appointment", appointment_id, {"checked_in_at": _fmt(now)})
     pol = _policy_on(db, appt["patient_id"], now.date())
-    return {"appointment_id": appointment_id, "status": "checked_in", "checked_in_at": _fmt(now),
-            "late_minutes": max(0, int((now - start).total_seconds() // 60)),
-            "insurance_on_file": pol["plan_name"] if pol else None,
-            "patient_balance_due_cents": _balance_cents(db, appt["patient_id"])}
+    return {
+        "appointment_id": appointment_id,
+        "status": "checked_in",
+        "checked_in_at": _fmt(now),
+        "late_minutes": max(0, int((now - start).total_seconds() // 60)),
+        "insurance_on_file": pol["plan_name"] if pol else None,
+        "patient_balance_due_cents": _balance_cents(db, appt["patient_id"]),
+    }
 
 
 @tool(write=True)
@@ -1264,19 +1774,26 @@ def complete_appointment(db: Db, appointment_id: int) -> dict:
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] != "checked_in":
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; only checked-in appointments can be "
-                        "completed (check the patient in first)")
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; only checked-in appointments can be "
+            "completed (check the patient in first)"
+        )
     now = _fmt(db.now())
     db.execute("UPDATE appointments SET status = 'completed', completed_at = ? WHERE id = ?", (now, appointment_id))
     _history(db, appointment_id, "completed")
     _audit(db, "appointment_completed", "appointment", appointment_id, {"completed_at": now})
-    return {"appointment_id": appointment_id, "status": "completed", "completed_at": now,
-            "next_step": "issue_invoice bills the visit"}
+    return {
+        "appointment_id": appointment_id,
+        "status": "completed",
+        "completed_at": now,
+        "next_step": "issue_invoice bills the visit",
+    }
 
 
 @tool(write=True)
 def mark_no_show(db: Db, appointment_id: int, charge_fee: bool = True) -> dict:
-    """Mark a scheduled appointment whose start time has passed as a no-show, by default charging the type's late-cancellation fee.
+    """Mark a scheduled appointment whose start time has passed as a no-show, by default charging
+    the appointment type's late-cancellation fee.
 
     Args:
         appointment_id: the appointment's id.
@@ -1284,8 +1801,9 @@ def mark_no_show(db: Db, appointment_id: int, charge_fee: bool = True) -> dict:
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] != "scheduled":
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be "
-                        "marked as no-show")
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be marked as no-show"
+        )
     if datetime.strptime(appt["starts_at"], ISO) > db.now():
         raise ToolError(f"appointment {appointment_id} starts at {appt['starts_at']}, which has not come yet")
     atype = _appt_type(db, appt["appointment_type_id"])
@@ -1293,11 +1811,21 @@ def mark_no_show(db: Db, appointment_id: int, charge_fee: bool = True) -> dict:
     _history(db, appointment_id, "no_show")
     fee = None
     if charge_fee and atype["late_cancel_fee_cents"] > 0:
-        fee = _create_invoice(db, patient_id=appt["patient_id"], appointment_id=appointment_id, kind="no_show",
-                              description=f"No-show fee - {atype['name']} {appt['starts_at'][:10]}",
-                              fee_cents=int(atype["late_cancel_fee_cents"]))
-    _audit(db, "appointment_no_show", "appointment", appointment_id,
-           {"fee_invoice": fee["invoice_number"] if fee else None})
+        fee = _create_invoice(
+            db,
+            patient_id=appt["patient_id"],
+            appointment_id=appointment_id,
+            kind="no_show",
+            description=f"No-show fee - {atype['name']} {appt['starts_at'][:10]}",
+            fee_cents=int(atype["late_cancel_fee_cents"]),
+        )
+    _audit(
+        db,
+        "appointment_no_show",
+        "appointment",
+        appointment_id,
+        {"fee_invoice": fee["invoice_number"] if fee else None},
+    )
     return {"appointment_id": appointment_id, "status": "no_show", "fee_invoice": fee}
 
 
@@ -1313,13 +1841,23 @@ def add_visit_note(db: Db, appointment_id: int, chief_complaint: str, assessment
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] not in ("checked_in", "completed"):
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; notes can only be filed for checked-in "
-                        "or completed visits")
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; notes can only be filed for checked-in "
+            "or completed visits"
+        )
     if not (chief_complaint.strip() and assessment.strip() and plan.strip()):
         raise ToolError("chief_complaint, assessment and plan must all be filled in")
-    nid = db.insert("visit_notes", {"appointment_id": appointment_id, "practitioner_id": appt["practitioner_id"],
-                                    "chief_complaint": chief_complaint.strip(), "assessment": assessment.strip(),
-                                    "plan": plan.strip(), "created_at": _fmt(db.now())})
+    nid = db.insert(
+        "visit_notes",
+        {
+            "appointment_id": appointment_id,
+            "practitioner_id": appt["practitioner_id"],
+            "chief_complaint": chief_complaint.strip(),
+            "assessment": assessment.strip(),
+            "plan": plan.strip(),
+            "created_at": _fmt(db.now()),
+        },
+    )
     _audit(db, "visit_note_added", "appointment", appointment_id, {"visit_note_id": nid})
     return {"visit_note_id": nid, "appointment_id": appointment_id}
 
@@ -1347,35 +1885,69 @@ def add_time_off(db: Db, practitioner_id: int, start_date: str, end_date: str, r
         raise ToolError("time off longer than 60 days must be arranged with HR")
     if not reason.strip():
         raise ToolError("give a reason")
-    overlap = db.one("SELECT id, start_date, end_date FROM time_off WHERE practitioner_id = ? AND start_date <= ? "
-                     "AND end_date >= ?", (practitioner_id, last.isoformat(), first.isoformat()))
+    overlap = db.one(
+        "SELECT id, start_date, end_date FROM time_off WHERE practitioner_id = ? AND start_date <= ? AND end_date >= ?",
+        (practitioner_id, last.isoformat(), first.isoformat()),
+    )
     if overlap:
-        raise ToolError(f"{_prac_name(prac)} already has time off {overlap['start_date']} to {overlap['end_date']} "
-                        f"(id {overlap['id']}) overlapping these dates")
-    booked = db.query("SELECT id, starts_at, patient_id FROM appointments WHERE practitioner_id = ? "
-                      "AND status IN ('scheduled', 'checked_in') AND starts_at >= ? AND starts_at < ? ORDER BY starts_at",
-                      (practitioner_id, first.isoformat(), (last + timedelta(days=1)).isoformat()))
+        raise ToolError(
+            f"{_prac_name(prac)} already has time off {overlap['start_date']} to {overlap['end_date']} "
+            f"(id {overlap['id']}) overlapping these dates"
+        )
+    booked = db.query(
+        "SELECT id, starts_at, patient_id FROM appointments WHERE practitioner_id = ? "
+        "AND status IN ('scheduled', 'checked_in') AND starts_at >= ? AND starts_at < ? "
+        "ORDER BY starts_at",
+        (practitioner_id, first.isoformat(), (last + timedelta(days=1)).isoformat()),
+    )
     if booked:
         listing = ", ".join(f"#{b['id']} at {b['starts_at']}" for b in booked)
-        raise ToolError(f"{_prac_name(prac)} still has {len(booked)} appointment(s) in that period ({listing}); "
-                        "reschedule or cancel them first, then add the time off")
-    tid = db.insert("time_off", {"practitioner_id": practitioner_id, "start_date": first.isoformat(),
-                                 "end_date": last.isoformat(), "reason": reason.strip(),
-                                 "created_at": _fmt(db.now())})
-    _audit(db, "time_off_added", "practitioner", practitioner_id,
-           {"time_off_id": tid, "start_date": first.isoformat(), "end_date": last.isoformat()})
-    return {"time_off_id": tid, "practitioner": _prac_name(prac), "start_date": first.isoformat(),
-            "end_date": last.isoformat(), "reason": reason.strip()}
+        raise ToolError(
+            f"{_prac_name(prac)} still has {len(booked)} appointment(s) in that period ({listing}); "
+            "reschedule or cancel them first, then add the time off"
+        )
+    tid = db.insert(
+        "time_off",
+        {
+            "practitioner_id": practitioner_id,
+            "start_date": first.isoformat(),
+            "end_date": last.isoformat(),
+            "reason": reason.strip(),
+            "created_at": _fmt(db.now()),
+        },
+    )
+    _audit(
+        db,
+        "time_off_added",
+        "practitioner",
+        practitioner_id,
+        {"time_off_id": tid, "start_date": first.isoformat(), "end_date": last.isoformat()},
+    )
+    return {
+        "time_off_id": tid,
+        "practitioner": _prac_name(prac),
+        "start_date": first.isoformat(),
+        "end_date": last.isoformat(),
+        "reason": reason.strip(),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # write tools: waitlist
 # ---------------------------------------------------------------------------------------------
 
+
 @tool(write=True)
-def add_to_waitlist(db: Db, patient_id: int, appointment_type_id: int, earliest_date: str, latest_date: str,
-                    practitioner_id: int | None = None, clinic_id: int | None = None,
-                    notes: str | None = None) -> dict:
+def add_to_waitlist(
+    db: Db,
+    patient_id: int,
+    appointment_type_id: int,
+    earliest_date: str,
+    latest_date: str,
+    practitioner_id: int | None = None,
+    clinic_id: int | None = None,
+    notes: str | None = None,
+) -> dict:
     """Put a patient on the waitlist for an appointment type within a date window.
 
     A patient can have only one waiting entry per appointment type.
@@ -1403,20 +1975,39 @@ def add_to_waitlist(db: Db, patient_id: int, appointment_type_id: int, earliest_
         _qualify(_practitioner(db, practitioner_id), atype)
     if clinic_id is not None and db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,)) is None:
         raise ToolError(f"no clinic with id {clinic_id}; see list_clinics")
-    dup = db.one("SELECT id FROM waitlist_entries WHERE patient_id = ? AND appointment_type_id = ? "
-                 "AND status = 'waiting'", (patient_id, appointment_type_id))
+    dup = db.one(
+        "SELECT id FROM waitlist_entries WHERE patient_id = ? AND appointment_type_id = ? AND status = 'waiting'",
+        (patient_id, appointment_type_id),
+    )
     if dup:
         raise ToolError(f"the patient is already waiting for {atype['name']} (waitlist entry {dup['id']})")
-    wid = db.insert("waitlist_entries", {
-        "patient_id": patient_id, "appointment_type_id": appointment_type_id, "practitioner_id": practitioner_id,
-        "clinic_id": clinic_id, "earliest_date": first.isoformat(), "latest_date": last.isoformat(),
-        "status": "waiting", "notes": notes, "created_at": _fmt(db.now())})
-    _audit(db, "waitlist_added", "waitlist_entry", wid, {"patient_id": patient_id,
-                                                         "appointment_type": atype["code"]})
-    position = db.value("SELECT COUNT(*) FROM waitlist_entries WHERE status = 'waiting' AND appointment_type_id = ? "
-                        "AND id <= ?", (appointment_type_id, wid))
-    return {"waitlist_id": wid, "status": "waiting", "appointment_type": atype["name"],
-            "earliest_date": first.isoformat(), "latest_date": last.isoformat(), "position": position}
+    wid = db.insert(
+        "waitlist_entries",
+        {
+            "patient_id": patient_id,
+            "appointment_type_id": appointment_type_id,
+            "practitioner_id": practitioner_id,
+            "clinic_id": clinic_id,
+            "earliest_date": first.isoformat(),
+            "latest_date": last.isoformat(),
+            "status": "waiting",
+            "notes": notes,
+            "created_at": _fmt(db.now()),
+        },
+    )
+    _audit(db, "waitlist_added", "waitlist_entry", wid, {"patient_id": patient_id, "appointment_type": atype["code"]})
+    position = db.value(
+        "SELECT COUNT(*) FROM waitlist_entries WHERE status = 'waiting' AND appointment_type_id = ? AND id <= ?",
+        (appointment_type_id, wid),
+    )
+    return {
+        "waitlist_id": wid,
+        "status": "waiting",
+        "appointment_type": atype["name"],
+        "earliest_date": first.isoformat(),
+        "latest_date": last.isoformat(),
+        "position": position,
+    }
 
 
 @tool(write=True)
@@ -1432,15 +2023,17 @@ def remove_from_waitlist(db: Db, waitlist_id: int, reason: str) -> dict:
         raise ToolError(f"no waitlist entry with id {waitlist_id}; see list_waitlist")
     if w["status"] != "waiting":
         raise ToolError(f"waitlist entry {waitlist_id} is already {w['status']}")
-    db.execute("UPDATE waitlist_entries SET status = 'removed', removed_reason = ? WHERE id = ?",
-               (reason.strip(), waitlist_id))
+    db.execute(
+        "UPDATE waitlist_entries SET status = 'removed', removed_reason = ? WHERE id = ?", (reason.strip(), waitlist_id)
+    )
     _audit(db, "waitlist_removed", "waitlist_entry", waitlist_id, {"reason": reason.strip()})
     return {"waitlist_id": waitlist_id, "status": "removed"}
 
 
 @tool(write=True)
-def book_from_waitlist(db: Db, waitlist_id: int, starts_at: str, practitioner_id: int | None = None,
-                       room_id: int | None = None) -> dict:
+def book_from_waitlist(
+    db: Db, waitlist_id: int, starts_at: str, practitioner_id: int | None = None, room_id: int | None = None
+) -> dict:
     """Book the appointment a waiting patient asked for and mark their waitlist entry as booked.
 
     The start must fall within the entry's date window and match its practitioner and clinic
@@ -1466,17 +2059,22 @@ def book_from_waitlist(db: Db, waitlist_id: int, starts_at: str, practitioner_id
             raise ToolError("this entry has no preferred practitioner; pass practitioner_id")
         practitioner_id = w["practitioner_id"]
     elif w["practitioner_id"] is not None and w["practitioner_id"] != practitioner_id:
-        raise ToolError(f"the patient asked for practitioner {w['practitioner_id']}; book with them or ask the "
-                        "patient first")
+        raise ToolError(
+            f"the patient asked for practitioner {w['practitioner_id']}; book with them or ask the patient first"
+        )
     patient = _patient(db, w["patient_id"])
     prac = _practitioner(db, practitioner_id)
     atype = _appt_type(db, w["appointment_type_id"])
     place = _place(db, patient=patient, prac=prac, atype=atype, start=start, room_id=room_id, exclude=None)
     if w["clinic_id"] is not None and place["clinic_id"] != w["clinic_id"]:
         raise ToolError("that time is at a different clinic from the one the patient asked for")
-    booked = _insert_appointment(db, patient, prac, atype, place, w["notes"], f"booked from waitlist entry {waitlist_id}")
-    db.execute("UPDATE waitlist_entries SET status = 'booked', booked_appointment_id = ? WHERE id = ?",
-               (booked["appointment_id"], waitlist_id))
+    booked = _insert_appointment(
+        db, patient, prac, atype, place, w["notes"], f"booked from waitlist entry {waitlist_id}"
+    )
+    db.execute(
+        "UPDATE waitlist_entries SET status = 'booked', booked_appointment_id = ? WHERE id = ?",
+        (booked["appointment_id"], waitlist_id),
+    )
     _audit(db, "waitlist_booked", "waitlist_entry", waitlist_id, {"appointment_id": booked["appointment_id"]})
     booked["waitlist_id"] = waitlist_id
     return booked
@@ -1486,9 +2084,11 @@ def book_from_waitlist(db: Db, waitlist_id: int, starts_at: str, practitioner_id
 # write tools: prescriptions
 # ---------------------------------------------------------------------------------------------
 
+
 @tool(write=True)
-def prescribe_medication(db: Db, appointment_id: int, medication_id: int, dosage_instructions: str,
-                         quantity: int, refills: int = 0) -> dict:
+def prescribe_medication(
+    db: Db, appointment_id: int, medication_id: int, dosage_instructions: str, quantity: int, refills: int = 0
+) -> dict:
     """Issue a prescription during a visit, prescribed by the visit's practitioner.
 
     Checks: the visit is checked in or completed within the last 14 days; the practitioner may
@@ -1505,8 +2105,10 @@ def prescribe_medication(db: Db, appointment_id: int, medication_id: int, dosage
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] not in ("checked_in", "completed"):
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; prescriptions are issued during a "
-                        "checked-in or completed visit")
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; prescriptions are issued during a "
+            "checked-in or completed visit"
+        )
     if (db.today() - date.fromisoformat(appt["starts_at"][:10])).days > 14:
         raise ToolError("the visit was more than 14 days ago; the patient needs a new appointment")
     prac = _practitioner(db, appt["practitioner_id"])
@@ -1521,32 +2123,64 @@ def prescribe_medication(db: Db, appointment_id: int, medication_id: int, dosage
         raise ToolError("refills must be between 0 and 11")
     if not dosage_instructions.strip():
         raise ToolError("dosage_instructions must not be empty")
-    allergy = db.one("SELECT substance, reaction, severity FROM allergies WHERE patient_id = ? "
-                     "AND (lower(substance) = lower(?) OR lower(substance) = lower(?))",
-                     (appt["patient_id"], med["name"], med["drug_class"]))
+    allergy = db.one(
+        "SELECT substance, reaction, severity FROM allergies WHERE patient_id = ? "
+        "AND (lower(substance) = lower(?) OR lower(substance) = lower(?))",
+        (appt["patient_id"], med["name"], med["drug_class"]),
+    )
     if allergy:
-        raise ToolError(f"the patient is allergic to {allergy['substance']} ({allergy['severity']} "
-                        f"{allergy['reaction']}); {med['name']} is a {med['drug_class']}. Choose another medication")
+        raise ToolError(
+            f"the patient is allergic to {allergy['substance']} ({allergy['severity']} "
+            f"{allergy['reaction']}); {med['name']} is a {med['drug_class']}. Choose another medication"
+        )
     if med["controlled"] and (refills > 0 or quantity > CONTROLLED_MAX_QUANTITY):
-        raise ToolError(f"{med['name']} is a controlled substance: at most {CONTROLLED_MAX_QUANTITY} units and no "
-                        "refills")
-    dup = db.one("SELECT id FROM prescriptions WHERE patient_id = ? AND medication_id = ? AND status = 'active' "
-                 "AND expires_on >= ?", (appt["patient_id"], medication_id, db.today().isoformat()))
+        raise ToolError(
+            f"{med['name']} is a controlled substance: at most {CONTROLLED_MAX_QUANTITY} units and no refills"
+        )
+    dup = db.one(
+        "SELECT id FROM prescriptions WHERE patient_id = ? AND medication_id = ? AND status = 'active' "
+        "AND expires_on >= ?",
+        (appt["patient_id"], medication_id, db.today().isoformat()),
+    )
     if dup:
-        raise ToolError(f"the patient already has an active prescription {dup['id']} for {med['name']} "
-                        f"{med['strength']}; refill it or cancel it first")
+        raise ToolError(
+            f"the patient already has an active prescription {dup['id']} for {med['name']} "
+            f"{med['strength']}; refill it or cancel it first"
+        )
     issued = db.today()
     expires = issued + timedelta(days=90 if med["controlled"] else 365)
-    rx = db.insert("prescriptions", {
-        "patient_id": appt["patient_id"], "practitioner_id": prac["id"], "appointment_id": appointment_id,
-        "medication_id": medication_id, "dosage_instructions": dosage_instructions.strip(), "quantity": quantity,
-        "refills_allowed": refills, "refills_used": 0, "status": "active", "issued_on": issued.isoformat(),
-        "expires_on": expires.isoformat(), "last_filled_on": issued.isoformat()})
-    _audit(db, "prescription_issued", "prescription", rx, {
-        "appointment_id": appointment_id, "medication_id": medication_id, "quantity": quantity, "refills": refills})
-    return {"prescription_id": rx, "medication": f"{med['name']} {med['strength']} {med['form']}",
-            "quantity": quantity, "refills_allowed": refills, "expires_on": expires.isoformat(),
-            "prescriber": _prac_name(prac)}
+    rx = db.insert(
+        "prescriptions",
+        {
+            "patient_id": appt["patient_id"],
+            "practitioner_id": prac["id"],
+            "appointment_id": appointment_id,
+            "medication_id": medication_id,
+            "dosage_instructions": dosage_instructions.strip(),
+            "quantity": quantity,
+            "refills_allowed": refills,
+            "refills_used": 0,
+            "status": "active",
+            "issued_on": issued.isoformat(),
+            "expires_on": expires.isoformat(),
+            "last_filled_on": issued.isoformat(),
+        },
+    )
+    _audit(
+        db,
+        "prescription_issued",
+        "prescription",
+        rx,
+        {"appointment_id": appointment_id, "medication_id": medication_id, "quantity": quantity, "refills": refills},
+    )
+    return {
+        "prescription_id": rx,
+        "medication": f"{med['name']} {med['strength']} {med['form']}",
+        "quantity": quantity,
+        "refills_allowed": refills,
+        "expires_on": expires.isoformat(),
+        "prescriber": _prac_name(prac),
+    }
 
 
 @tool(write=True)
@@ -1556,8 +2190,11 @@ def refill_prescription(db: Db, prescription_id: int) -> dict:
     Args:
         prescription_id: the prescription's id.
     """
-    rx = db.one("SELECT rx.*, m.name AS medication FROM prescriptions rx JOIN medications m "
-                "ON m.id = rx.medication_id WHERE rx.id = ?", (prescription_id,))
+    rx = db.one(
+        "SELECT rx.*, m.name AS medication FROM prescriptions rx JOIN medications m "
+        "ON m.id = rx.medication_id WHERE rx.id = ?",
+        (prescription_id,),
+    )
     if rx is None:
         raise ToolError(f"no prescription with id {prescription_id}; see list_prescriptions")
     if rx["status"] != "active":
@@ -1567,11 +2204,17 @@ def refill_prescription(db: Db, prescription_id: int) -> dict:
     if rx["refills_used"] >= rx["refills_allowed"]:
         raise ToolError(f"prescription {prescription_id} has no refills left; book a visit to renew it")
     used = rx["refills_used"] + 1
-    db.execute("UPDATE prescriptions SET refills_used = ?, last_filled_on = ? WHERE id = ?",
-               (used, db.today().isoformat(), prescription_id))
+    db.execute(
+        "UPDATE prescriptions SET refills_used = ?, last_filled_on = ? WHERE id = ?",
+        (used, db.today().isoformat(), prescription_id),
+    )
     _audit(db, "prescription_refilled", "prescription", prescription_id, {"refills_used": used})
-    return {"prescription_id": prescription_id, "medication": rx["medication"], "refills_used": used,
-            "refills_remaining": rx["refills_allowed"] - used}
+    return {
+        "prescription_id": prescription_id,
+        "medication": rx["medication"],
+        "refills_used": used,
+        "refills_remaining": rx["refills_allowed"] - used,
+    }
 
 
 @tool(write=True)
@@ -1586,12 +2229,13 @@ def cancel_prescription(db: Db, prescription_id: int, reason: str) -> dict:
     if rx is None:
         raise ToolError(f"no prescription with id {prescription_id}; see list_prescriptions")
     if rx["status"] != "active":
-        raise ToolError(f"prescription {prescription_id} is {rx['status']}; only active prescriptions can be "
-                        "cancelled")
+        raise ToolError(f"prescription {prescription_id} is {rx['status']}; only active prescriptions can be cancelled")
     if not reason.strip():
         raise ToolError("give a reason")
-    db.execute("UPDATE prescriptions SET status = 'cancelled', cancel_reason = ? WHERE id = ?",
-               (reason.strip(), prescription_id))
+    db.execute(
+        "UPDATE prescriptions SET status = 'cancelled', cancel_reason = ? WHERE id = ?",
+        (reason.strip(), prescription_id),
+    )
     _audit(db, "prescription_cancelled", "prescription", prescription_id, {"reason": reason.strip()})
     return {"prescription_id": prescription_id, "status": "cancelled"}
 
@@ -1599,6 +2243,7 @@ def cancel_prescription(db: Db, prescription_id: int, reason: str) -> dict:
 # ---------------------------------------------------------------------------------------------
 # write tools: billing
 # ---------------------------------------------------------------------------------------------
+
 
 @tool(write=True)
 def issue_invoice(db: Db, appointment_id: int) -> dict:
@@ -1612,24 +2257,40 @@ def issue_invoice(db: Db, appointment_id: int) -> dict:
     """
     appt = _appointment(db, appointment_id)
     if appt["status"] != "completed":
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; only completed visits are invoiced "
-                        "(complete_appointment first)")
-    existing = db.one("SELECT invoice_number FROM invoices WHERE appointment_id = ? AND kind = 'visit' "
-                      "AND status != 'void'", (appointment_id,))
+        raise ToolError(
+            f"appointment {appointment_id} is {appt['status']}; only completed visits are invoiced "
+            "(complete_appointment first)"
+        )
+    existing = db.one(
+        "SELECT invoice_number FROM invoices WHERE appointment_id = ? AND kind = 'visit' AND status != 'void'",
+        (appointment_id,),
+    )
     if existing:
         raise ToolError(f"appointment {appointment_id} is already invoiced ({existing['invoice_number']})")
     atype = _appt_type(db, appt["appointment_type_id"])
     cov = _coverage(db, appt["patient_id"], atype, date.fromisoformat(appt["starts_at"][:10]))
-    inv = _create_invoice(db, patient_id=appt["patient_id"], appointment_id=appointment_id, kind="visit",
-                          description=f"{atype['name']} {appt['starts_at'][:10]}", fee_cents=cov["fee_cents"],
-                          covered_cents=cov["insurance_covered_cents"], policy_id=cov["policy_id"])
+    inv = _create_invoice(
+        db,
+        patient_id=appt["patient_id"],
+        appointment_id=appointment_id,
+        kind="visit",
+        description=f"{atype['name']} {appt['starts_at'][:10]}",
+        fee_cents=cov["fee_cents"],
+        covered_cents=cov["insurance_covered_cents"],
+        policy_id=cov["policy_id"],
+    )
     inv["coverage"] = cov["explanation"]
     return inv
 
 
 @tool(write=True)
-def record_payment(db: Db, invoice_number: str, amount_cents: int,
-                   method: Literal["card", "cash", "check", "bank_transfer"], reference: str | None = None) -> dict:
+def record_payment(
+    db: Db,
+    invoice_number: str,
+    amount_cents: int,
+    method: Literal["card", "cash", "check", "bank_transfer"],
+    reference: str | None = None,
+) -> dict:
     """Record a patient payment against an invoice; the invoice becomes partially_paid or paid.
 
     Args:
@@ -1645,17 +2306,36 @@ def record_payment(db: Db, invoice_number: str, amount_cents: int,
     if amount_cents <= 0:
         raise ToolError("amount_cents must be positive")
     if amount_cents > outstanding:
-        raise ToolError(f"{_money(amount_cents)} is more than the {_money(outstanding)} outstanding on "
-                        f"{inv['invoice_number']}")
-    pid = db.insert("payments", {"invoice_id": inv["id"], "amount_cents": amount_cents, "method": method,
-                                 "reference": reference.strip() if reference else None, "paid_at": _fmt(db.now())})
+        raise ToolError(
+            f"{_money(amount_cents)} is more than the {_money(outstanding)} outstanding on {inv['invoice_number']}"
+        )
+    pid = db.insert(
+        "payments",
+        {
+            "invoice_id": inv["id"],
+            "amount_cents": amount_cents,
+            "method": method,
+            "reference": reference.strip() if reference else None,
+            "paid_at": _fmt(db.now()),
+        },
+    )
     remaining = outstanding - amount_cents
     status = "paid" if remaining == 0 else "partially_paid"
     db.execute("UPDATE invoices SET status = ? WHERE id = ?", (status, inv["id"]))
-    _audit(db, "payment_recorded", "invoice", inv["id"], {"payment_id": pid, "amount_cents": amount_cents,
-                                                           "method": method})
-    return {"payment_id": pid, "invoice_number": inv["invoice_number"], "amount_cents": amount_cents,
-            "outstanding_cents": remaining, "invoice_status": status}
+    _audit(
+        db,
+        "payment_recorded",
+        "invoice",
+        inv["id"],
+        {"payment_id": pid, "amount_cents": amount_cents, "method": method},
+    )
+    return {
+        "payment_id": pid,
+        "invoice_number": inv["invoice_number"],
+        "amount_cents": amount_cents,
+        "outstanding_cents": remaining,
+        "invoice_status": status,
+    }
 
 
 @tool(write=True)
