@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ConfigDict, Field
@@ -54,6 +54,15 @@ class SubmitBody(BaseModel):
 class RestoreBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     snapshot_id: str
+
+
+class FastJSON(Response):
+    """Serialises with the stdlib encoder straight to bytes (FastAPI's encoder walks every value)."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode()
 
 
 def _error(code: str, status: int, message: str) -> JSONResponse:
@@ -131,6 +140,7 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
                 store.close_all()
 
     app = FastAPI(
+        default_response_class=FastJSON,
         title="AWM Gym",
         version="0.1.0",
         lifespan=lifespan,
@@ -229,12 +239,12 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
         return view
 
     @app.post("/episodes/{episode_id}/call", tags=["episodes"])
-    async def call(episode_id: str, body: CallBody) -> dict[str, Any]:
+    async def call(episode_id: str, body: CallBody) -> FastJSON:
         res = await store.get(episode_id).run(lambda ep: ep.call(body.tool, body.arguments))
-        return res.to_dict()
+        return FastJSON(res.to_dict())
 
     @app.post("/episodes/{episode_id}/step", tags=["episodes"])
-    async def step(episode_id: str, body: StepBody) -> dict[str, Any]:
+    async def step(episode_id: str, body: StepBody) -> FastJSON:
         """Gymnasium-style step on our JSON action; used by ``awm.remote``."""
 
         def run(ep: Any) -> dict[str, Any]:
@@ -247,11 +257,11 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
                 "info": step_info(ep, res),
             }
 
-        return await store.get(episode_id).run(run)
+        return FastJSON(await store.get(episode_id).run(run))
 
     @app.post("/episodes/{episode_id}/submit", tags=["episodes"])
-    async def submit(episode_id: str, body: SubmitBody) -> dict[str, Any]:
-        return (await store.get(episode_id).run(lambda ep: ep.submit(body.answer))).to_dict()
+    async def submit(episode_id: str, body: SubmitBody) -> FastJSON:
+        return FastJSON((await store.get(episode_id).run(lambda ep: ep.submit(body.answer))).to_dict())
 
     @app.post("/episodes/{episode_id}/snapshot", tags=["episodes"])
     async def snapshot(episode_id: str) -> dict[str, str]:
@@ -310,7 +320,7 @@ def _add_typed_tool_routes(app: FastAPI, store: EpisodeStore, env: str) -> None:
                 slot = store.get(episode_id)
                 if slot.env != env:
                     raise ApiError("invalid_request", 400, f"episode {episode_id!r} belongs to {slot.env!r}")
-                return (await slot.run(lambda ep: ep.call(tool, arguments))).to_dict()
+                return FastJSON((await slot.run(lambda ep: ep.call(tool, arguments))).to_dict())
 
             return run_tool
 

@@ -1,0 +1,224 @@
+"""Server benchmark: tool calls/s and latency over HTTP and MCP at 1, 16 and 64 concurrent clients, and
+resident memory with 1,000 live episodes. The server runs in its own process (``awm serve``); the
+baseline is the same calls made in-process on an ``Episode``.
+
+    python benchmarks/bench_serve.py [--env online_store] [--seconds 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+import awm
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def pick_call(world) -> tuple[str, str, dict]:
+    """A read call from a gold solution: safe to repeat, realistic in cost."""
+    for tid in world.task_ids:
+        for c in world.tasks[tid].verifier.gold.calls:
+            if not world.tools[c.tool].write:
+                return tid, c.tool, c.arguments
+    raise SystemExit("no read call in any gold solution")
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def http_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
+    lat: list[float] = []
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as c:
+        eids = [
+            (await c.post("/episodes", json={"env": env, "task_id": task})).json()["episode_id"] for _ in range(clients)
+        ]
+        stop = time.perf_counter() + seconds
+
+        async def worker(eid: str) -> None:
+            while time.perf_counter() < stop:
+                t0 = time.perf_counter()
+                r = await c.post(f"/episodes/{eid}/call", json={"tool": tool, "arguments": args})
+                assert r.status_code == 200 and r.json()["ok"], r.text
+                lat.append(time.perf_counter() - t0)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker(e) for e in eids))
+        wall = time.perf_counter() - t0
+        for e in eids:
+            await c.delete(f"/episodes/{e}")
+    return len(lat) / wall, lat
+
+
+WRK_SCRIPT = """
+local ids = {%s}
+local body = '%s'
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("POST", "/episodes/" .. ids[(i %% #ids) + 1] .. "/call", {["Content-Type"] = "application/json"}, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("AWM %%d %%f %%f %%f %%d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1e6, latency:percentile(99) / 1e6, summary.errors.status))
+end
+"""
+
+
+def wrk_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
+    """HTTP load from wrk (C, one thread): the Python client saturates a core before the server does."""
+    import tempfile
+
+    eids = [
+        httpx.post(f"{url}/episodes", json={"env": env, "task_id": task}).json()["episode_id"] for _ in range(clients)
+    ]
+    body = json.dumps({"tool": tool, "arguments": args}).replace("'", "\\'")
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(WRK_SCRIPT % (", ".join(f'"{e}"' for e in eids), body))
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "-s", f.name, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    os.unlink(f.name)
+    for e in eids:
+        httpx.delete(f"{url}/episodes/{e}")
+    n, dur, p50, p99, errors = next(line for line in out.splitlines() if line.startswith("AWM ")).split()[1:]
+    if int(errors):
+        raise SystemExit(f"wrk saw {errors} non-2xx answers")
+    return int(n) / float(dur), float(p50), float(p99)
+
+
+async def mcp_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    lat: list[float] = []
+    stop = time.perf_counter() + seconds
+
+    async def worker(i: int) -> None:
+        http = create_mcp_http_client(
+            headers={"X-AWM-Episode": f"bench-{clients}-{i}-{time.time_ns()}", "X-AWM-Task": task}
+        )
+        async with http, Client(streamable_http_client(f"{url}/envs/{env}/mcp", http_client=http)) as c:
+            while time.perf_counter() < stop:
+                t0 = time.perf_counter()
+                r = await c.call_tool(tool, args)
+                assert not r.is_error, r.content
+                lat.append(time.perf_counter() - t0)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker(i) for i in range(clients)))
+    return len(lat) / (time.perf_counter() - t0), lat
+
+
+async def fill(url: str, env: str, task: str, tool: str, args: dict, n: int) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as c:
+        sem = asyncio.Semaphore(32)
+
+        async def one() -> None:
+            async with sem:
+                eid = (await c.post("/episodes", json={"env": env, "task_id": task})).json()["episode_id"]
+                await c.post(f"/episodes/{eid}/call", json={"tool": tool, "arguments": args})
+
+        await asyncio.gather(*(one() for _ in range(n)))
+
+
+def report(proto: str, clients: int, rate: float, p50: float, p99: float, inproc: float) -> None:
+    print(
+        f"{proto:17} {clients:3d} clients: {rate:7.0f} calls/s  p50 {p50 * 1e3:6.2f} ms  p99 {p99 * 1e3:7.2f} ms  "
+        f"({rate / inproc:4.2f}× in-process)"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--env", default="online_store")
+    ap.add_argument("--seconds", type=float, default=4.0)
+    ap.add_argument("--clients", default="1,16,64")
+    a = ap.parse_args()
+    world = awm.load(a.env)
+    task, tool, args = pick_call(world)
+
+    ep = world.episode(task)
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < 1.0:
+        ep.call(tool, args)
+        n += 1
+    inproc = n / (time.perf_counter() - t0)
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "awm.cli", "serve", "--port", str(port), "--env", a.env, "--max-episodes", "5000"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        for _ in range(200):
+            try:
+                if httpx.get(f"{url}/health").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        base_rss = rss_mib(proc.pid)
+        print(
+            f"AWM Gym server benchmark · {os.cpu_count()} CPUs (server and load generator share them) · "
+            f"env {a.env} · call {tool}({json.dumps(args)})"
+        )
+        print(f"in-process baseline: {inproc:8.0f} calls/s (one Episode, no HTTP)")
+        print("each client drives its own episode; the Python load generators saturate a core before the server")
+        levels = [int(x) for x in a.clients.split(",")]
+        if shutil.which("wrk"):
+            for clients in levels:
+                rate, p50, p99 = wrk_load(url, a.env, task, tool, args, clients, a.seconds)
+                report("HTTP (wrk)", clients, rate, p50, p99, inproc)
+        for proto, load in (("HTTP (httpx)", http_load), ("MCP (mcp client)", mcp_load)):
+            for clients in levels:
+                rate, lat = asyncio.run(load(url, a.env, task, tool, args, clients, a.seconds))
+                report(proto, clients, rate, statistics.median(lat), pct(lat, 0.99), inproc)
+        asyncio.run(fill(url, a.env, task, tool, args, 1000))
+        live = httpx.get(f"{url}/health").json()["episodes"]
+        rss = rss_mib(proc.pid)
+        print(
+            f"memory: {rss:.0f} MiB resident with {live} live episodes "
+            f"({base_rss:.0f} MiB at start; {(rss - base_rss) * 1024 / max(live, 1):.0f} KiB per episode)"
+        )
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
