@@ -1,38 +1,47 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
-PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
 
-.PHONY: install test check lint typecheck bench demo validate schemas clean
+.PHONY: install test test-all check lint format typecheck bench demo validate schemas clean
 
-$(PY):
-	python3 -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
 
-install: $(PY)
-	$(PIP) install -q -e ".[dev]"
+install: $(STAMP)
 
-demo: install
+demo: $(STAMP)
 	$(VENV)/bin/awm demo
 
-validate:
+validate: $(STAMP)
 	$(VENV)/bin/awm validate
 
-test:
+test: $(STAMP)
 	$(PY) -m pytest
 
-lint:
-	$(VENV)/bin/ruff check awm tests benchmarks
-	$(VENV)/bin/ruff format --check awm tests benchmarks
+test-all: $(STAMP)
+	$(PY) -m pytest -m "slow or not slow"
 
-typecheck:
+lint: $(STAMP)
+	$(VENV)/bin/ruff check awm tests benchmarks examples
+	$(VENV)/bin/ruff format --check awm tests benchmarks examples
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format awm tests benchmarks examples
+	$(VENV)/bin/ruff check --fix awm tests benchmarks examples
+
+typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 check: lint typecheck test
 
-bench:
+bench: $(STAMP)
 	$(PY) benchmarks/bench_core.py
+	$(PY) benchmarks/bench_serve.py
 
-schemas:
+schemas: $(STAMP)
 	$(PY) -m awm.schema_export schemas
 
 clean:

@@ -79,18 +79,24 @@ def demo(
     ep = world.episode(ct.id, seed=0)
     console.rule(f"{world.id}-v{world.version} · task {ct.id} ({ct.task.kind})")
     console.print(f"[bold]Task:[/bold] {ct.task.instruction}\n")
+    held = dict(ep.evaluate().checks)
     for i, call in enumerate(ct.verifier.gold.calls, start=1):
         res = ep.call(call.tool, call.arguments)
         console.print(f"[bold cyan]step {i}[/bold cyan] {call.tool}({json.dumps(call.arguments)})")
         body = res.result if res.ok else res.error.to_dict() if res.error else None
         text = json.dumps(body, default=str)
-        console.print(f"  result: {text[:400]}{'…' if len(text) > 400 else ''}", markup=False)
-        for change in res.diff.to_dict()[:8]:
-            console.print(f"  diff: {json.dumps(change, default=str)}", markup=False)
+        console.print(f"  result: {text[:300]}{'…' if len(text) > 300 else ''}", markup=False)
+        for change in res.diff.to_dict()[:6]:
+            console.print(f"  diff:   {json.dumps(change, default=str)[:300]}", markup=False)
+        if len(res.diff) > 6:
+            console.print(f"  diff:   … {len(res.diff) - 6} more row changes")
         ch = res.rewards
+        flips = [("+" if v else "-") + k for k, v in ch.checks.items() if held.get(k) != v]
+        held.update(ch.checks)
         console.print(
-            f"  rewards: progress={ch.progress:.2f} Δ={ch.progress_delta:+.2f} checks={ch.checks} "
-            f"noop={ch.noop} redundant={ch.redundant} collateral={ch.collateral}",
+            f"  rewards: progress Φ={ch.progress:.2f} (Δ {ch.progress_delta:+.2f}) · checks "
+            f"{sum(ch.checks.values())}/{len(ch.checks)} {' '.join(flips)} · noop={ch.noop} "
+            f"redundant={ch.redundant} collateral={ch.collateral} · reward={res.reward}",
             markup=False,
         )
     final = ep.submit(ct.verifier.gold.answer)
@@ -99,7 +105,7 @@ def demo(
     colour = "green" if ch.outcome == 1.0 else "red"
     console.print(
         f"[{colour}]outcome={ch.outcome}[/{colour}] answer_correct={ch.answer_correct} "
-        f"checks={ch.checks} collateral={ch.collateral} reward={final.reward}"
+        f"checks {sum(ch.checks.values())}/{len(ch.checks)} collateral={ch.collateral} reward={final.reward}"
     )
 
 

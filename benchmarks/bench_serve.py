@@ -83,7 +83,8 @@ local body = '%s'
 local i = 0
 request = function()
   i = i + 1
-  return wrk.format("POST", "/episodes/" .. ids[(i %% #ids) + 1] .. "/call", {["Content-Type"] = "application/json"}, body)
+  local path = "/episodes/" .. ids[(i %% #ids) + 1] .. "/call"
+  return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
 end
 done = function(summary, latency, requests)
   io.write(string.format("AWM %%d %%f %%f %%f %%d\\n", summary.requests, summary.duration / 1e6,
