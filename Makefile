@@ -39,6 +39,7 @@ check: lint typecheck test
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_core.py
+	$(PY) benchmarks/bench_gym.py
 	$(PY) benchmarks/bench_serve.py
 
 schemas: $(STAMP)
