@@ -27,7 +27,7 @@ def calls(draw):
     world = default_registry().load(env)
     tool = draw(st.sampled_from(sorted(world.tools)))
     props = list(world.tools[tool].parameters.get("properties", {}))
-    keys = draw(st.lists(st.sampled_from(props + ["extra"]) if props else st.just("extra"), max_size=4, unique=True))
+    keys = draw(st.lists(st.sampled_from([*props, "extra"]) if props else st.just("extra"), max_size=4, unique=True))
     args = {k: draw(JSONISH | st.integers(1, 40)) for k in keys}
     return env, tool, args
 
