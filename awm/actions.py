@@ -84,16 +84,8 @@ def parse_json_action(action: Any) -> Action:
         return Malformed(f"an action must be a JSON object or its text, not {type(action).__name__}")
     if not action.strip():
         return Malformed('empty action; send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}')
-    try:
-        d = json.loads(action)
-    except json.JSONDecodeError as e:
-        return Malformed(
-            f"action is not valid JSON ({e.msg} at position {e.pos}); "
-            'send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}'
-        )
-    if not isinstance(d, dict):
-        return Malformed("an action must be a JSON object")
-    return _from_mapping(d)
+    d = _json_object(action, "action", 'send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}')
+    return d if isinstance(d, Malformed) else _from_mapping(d)
 
 
 def parse_openai_message(action: Any) -> Action:
@@ -131,16 +123,20 @@ def parse_hermes(action: Any) -> Action:
     m = _HERMES.search(text)
     if m is None:
         return Answer(text.strip())
+    d = _json_object(
+        m.group(1), "the <tool_call> body", 'write <tool_call>{"name": "<tool>", "arguments": {...}}</tool_call>'
+    )
+    return d if isinstance(d, Malformed) else _from_mapping(d)
+
+
+def _json_object(text: str, what: str, hint: str) -> dict[str, Any] | Malformed:
     try:
-        d = json.loads(m.group(1))
+        d = json.loads(text)
     except json.JSONDecodeError as e:
-        return Malformed(
-            f"the <tool_call> body is not valid JSON ({e.msg}); "
-            'write <tool_call>{"name": "<tool>", "arguments": {...}}</tool_call>'
-        )
+        return Malformed(f"{what} is not valid JSON ({e.msg} at position {e.pos}); {hint}")
     if not isinstance(d, dict):
-        return Malformed("the <tool_call> body must be a JSON object")
-    return _from_mapping(d)
+        return Malformed(f"{what} must be a JSON object; {hint}")
+    return d
 
 
 def _strip_think(text: Any) -> str | None:

@@ -10,12 +10,14 @@ from rich.console import Console
 from rich.table import Table
 
 from awm.errors import AwmError
+from awm.gen.cli import app as gen_app
 from awm.registry import Registry
 
 app = typer.Typer(
     help="AWM Gym: database-backed tool environments for LLM agents.", no_args_is_help=True, add_completion=False
 )
 console = Console()
+app.add_typer(gen_app, name="gen")
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
 
