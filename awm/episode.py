@@ -147,6 +147,7 @@ class Episode:
         self._net: dict[tuple[str, tuple], tuple[Row | None, Row | None]] = {}  # (table, key) -> (initial, now)
         self._checks: dict[str, bool] = dict(task.initial_checks)
         self._phi = task.initial_progress
+        self._phi_before = self._phi
         self._checks_version = 0
         self._initial_attached = False
 
@@ -155,6 +156,7 @@ class Episode:
         """Run one tool call. ``arguments`` may be a dict or a JSON object string."""
         self._ensure_open()
         self.steps += 1
+        self._phi_before = self._phi
         ch = RewardChannels(checks=dict(self._checks), progress=self._phi)
         td = self.world.tools.get(tool) if isinstance(tool, str) else None
         if td is None:
@@ -183,6 +185,7 @@ class Episode:
         """The tool specs, as a step (AWM agents start with ``list_tools``); changes nothing."""
         self._ensure_open()
         self.steps += 1
+        self._phi_before = self._phi
         ch = RewardChannels(checks=dict(self._checks), progress=self._phi)
         ch.redundant = self._seen.get("list_tools") == self.version
         self._seen["list_tools"] = self.version
@@ -193,6 +196,7 @@ class Episode:
         """Record a step whose action could not be parsed at all; changes nothing."""
         self._ensure_open()
         self.steps += 1
+        self._phi_before = self._phi
         ch = RewardChannels(checks=dict(self._checks), progress=self._phi, malformed=True)
         return self._finish(StepResult(None, None, False, error=CallError("malformed_action", message)), ch)
 
@@ -328,10 +332,8 @@ class Episode:
         ch.noop = write and not diff
         ch.collateral = len(collateral(diff, self.task.allowed))
         if diff:
-            old_phi = self._phi
             ch.checks = dict(self._refresh_checks())
             ch.progress = self._phi
-            ch.progress_delta = self._gamma * self._phi - old_phi
         return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
 
     def _capture(self, tables: frozenset[str]) -> None:
@@ -351,8 +353,8 @@ class Episode:
         self._captured_now |= missing
 
     def _finish(self, res: StepResult, ch: RewardChannels) -> StepResult:
-        if not ch.progress_delta:
-            ch.progress_delta = (self._gamma - 1.0) * self._phi
+        """Complete a non-terminal step: shaping γΦ(s') − Φ(s) from the potential before and after it."""
+        ch.progress_delta = self._gamma * self._phi - self._phi_before
         res.rewards = ch
         res.reward = self._reward(ch)
         return res

@@ -211,3 +211,12 @@ def test_task_chosen_from_seed_is_stable(mini_world):
     picks = [mini_world.episode(seed=s).task.id for s in range(20)]
     assert picks == [mini_world.episode(seed=s).task.id for s in range(20)]
     assert len(set(picks)) > 1
+
+
+def test_discounted_shaping_follows_gamma_phi_prime_minus_phi(mini_world):
+    ep = mini_world.episode("t02_buy_lamp", reward=RewardSpec(outcome=0.0, shaping=1.0, gamma=0.9))
+    assert ep.call("search_products", {"query": "a"}).reward == 0.0  # Φ 0 -> 0
+    r = ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    assert r.rewards.progress_delta == pytest.approx(0.9)  # 0.9 * 1 - 0
+    assert ep.call("search_products", {"query": "a"}).rewards.progress_delta == pytest.approx(-0.1)
+    assert ep.submit().rewards.progress_delta == -1.0  # Φ(terminal) = 0
