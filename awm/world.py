@@ -197,6 +197,8 @@ class World:
             for sql, what in _verifier_sql(v):
                 if why := read_only_problem(sql):
                     problems.append(f"{where} {what}: verifier SQL {why}")
+                elif m := _NONDETERMINISTIC_DDL.search(sql):
+                    problems.append(f"{where} {what}: verifier SQL uses {m.group(0)!r}; compare with literal dates")
             allowed: dict[str, frozenset[str] | None] = {}
             for w in v.allowed_writes:
                 if w.table not in self.tables:
