@@ -110,7 +110,7 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
     names = cfg.envs or reg.names()
     for n in names:
         reg.load(n)  # compile up front: a broken env fails at start, not on the first request
-    store = EpisodeStore(reg, names, cfg.max_episodes, cfg.idle_ttl)
+    store = EpisodeStore(reg, names, cfg.max_episodes, cfg.idle_ttl, cfg.call_timeout)
     mcp_server = build_mcp_server(store, cfg.expose_rewards)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,

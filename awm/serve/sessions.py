@@ -36,18 +36,40 @@ class Slot:
     last_used: float = field(default_factory=time.monotonic)
     snapshots: dict[str, Snapshot] = field(default_factory=dict)
 
+    call_timeout: float = 30.0
+    broken: bool = False
+
     async def run(self, fn: Callable[[Episode], T]) -> T:
-        """Run ``fn(episode)`` in a worker thread, one call at a time per episode."""
+        """Run ``fn(episode)`` in a worker thread, one call at a time per episode.
+
+        SQL inside a tool is stopped by the episode's own deterministic step limit; a tool stuck in
+        Python past ``call_timeout`` cannot be stopped, so its episode is retired and the caller told."""
         async with self.lock:
+            if self.broken:
+                raise ApiError(
+                    "episode_broken",
+                    410,
+                    f"episode {self.id!r} was retired after a call that did not finish; create a new one",
+                )
             self.last_used = time.monotonic()
             try:
-                return await asyncio.to_thread(fn, self.episode)
+                return await asyncio.wait_for(asyncio.to_thread(fn, self.episode), self.call_timeout)
+            except TimeoutError:
+                self.broken = True
+                raise ApiError(
+                    "call_timeout",
+                    504,
+                    f"the call did not finish within {self.call_timeout:.0f} s; episode {self.id!r} is retired",
+                ) from None
             finally:
                 self.last_used = time.monotonic()
 
 
 class EpisodeStore:
-    def __init__(self, registry: Registry, envs: list[str], max_episodes: int, idle_ttl: float):
+    def __init__(
+        self, registry: Registry, envs: list[str], max_episodes: int, idle_ttl: float, call_timeout: float = 30.0
+    ):
+        self.call_timeout = call_timeout
         self.registry = registry
         self.envs = envs
         self.max_episodes = max_episodes
@@ -86,7 +108,7 @@ class EpisodeStore:
         eid = episode_id or "ep-" + secrets.token_hex(8)
         if eid in self.slots:
             raise ApiError("invalid_request", 409, f"episode id {eid!r} is already in use")
-        slot = Slot(eid, env, episode)
+        slot = Slot(eid, env, episode, call_timeout=self.call_timeout)
         self.slots[eid] = slot
         self._expired.pop(eid, None)
         return slot
@@ -95,7 +117,7 @@ class EpisodeStore:
         """Register an episode made elsewhere (a fork) under a new id."""
         if len(self.slots) >= self.max_episodes:
             raise ApiError("limit_reached", 503, f"the server holds its maximum of {self.max_episodes} episodes")
-        slot = Slot("ep-" + secrets.token_hex(8), env, episode)
+        slot = Slot("ep-" + secrets.token_hex(8), env, episode, call_timeout=self.call_timeout)
         self.slots[slot.id] = slot
         return slot
 
@@ -122,7 +144,8 @@ class EpisodeStore:
         dead = [s for s in self.slots.values() if not s.lock.locked() and now - s.last_used > self.idle_ttl]
         for s in dead:
             del self.slots[s.id]
-            s.episode.close()
+            if not s.broken:  # a retired episode's connection may still be in use by its stuck thread
+                s.episode.close()
             self._expired[s.id] = None
             while len(self._expired) > 100_000:
                 self._expired.popitem(last=False)
@@ -130,5 +153,6 @@ class EpisodeStore:
 
     def close_all(self) -> None:
         for s in list(self.slots.values()):
-            s.episode.close()
+            if not s.broken:
+                s.episode.close()
         self.slots.clear()

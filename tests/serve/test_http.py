@@ -253,3 +253,23 @@ def test_remote_matches_local_step_for_step(live):
         lo, ro = local.step(a), remote.step(a)
         assert lo[:4] == ro[:4]
         assert json.loads(json.dumps(lo[4])) == ro[4]
+
+
+def test_a_stuck_call_retires_its_episode_only():
+    srv, thread = start_server(ServeConfig(paths=[str(FIXTURE_ROOT)], envs=["mini_shop"], call_timeout=0.3))
+    try:
+        stuck = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
+        other = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
+        r = httpx.post(f"{srv.url}/episodes/{stuck}/call", json={"tool": "nap", "arguments": {"seconds": 1.0}})
+        assert r.status_code == 504 and r.json()["error"]["code"] == "call_timeout"
+        r = httpx.post(
+            f"{srv.url}/episodes/{stuck}/call", json={"tool": "search_products", "arguments": {"query": "a"}}
+        )
+        assert r.status_code == 410 and r.json()["error"]["code"] == "episode_broken"
+        r = httpx.post(
+            f"{srv.url}/episodes/{other}/call", json={"tool": "search_products", "arguments": {"query": "a"}}
+        )
+        assert r.status_code == 200 and r.json()["ok"]
+    finally:
+        srv.server.should_exit = True
+        thread.join(10)
