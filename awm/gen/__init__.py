@@ -7,7 +7,8 @@ Generated code runs only after a static safety check, in a child process with a 
 environment (``awm.gen.sandbox``). A finished environment is validated in full in a staging folder
 and only then renamed into ``envs/`` and ``verifiers/`` (``awm.gen.workspace``).
 
-Modules: ``llm`` (client, accounting), ``cache``, ``jsonparse``, ``prompts``, ``safety``, ``samples``,
-``sandbox``, ``dedup``, ``ideas`` (``awm gen scenarios``), ``pipeline``, ``workspace``, ``report``, ``cli``.
+Modules: ``llm`` (client, accounting), ``cache``, ``jsonparse``, ``prompts``, ``records`` (stage
+outputs), ``stages/``, ``safety``, ``samples``, ``sandbox``, ``dedup``, ``ideas`` (``awm gen
+scenarios``), ``pipeline``, ``workspace`` (staging, atomic commits, resume state), ``report``, ``cli``.
 This package imports nothing heavy at import time so ``awm --help`` stays fast.
 """

@@ -41,5 +41,6 @@ class ResponseCache:
         tmp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, path)
 
-    def __len__(self) -> int:
+    def count(self) -> int:
+        """Responses stored (not ``__len__``: an empty cache must still be truthy)."""
         return sum(1 for _ in self.directory.glob("*/*.json")) if self.directory.is_dir() else 0

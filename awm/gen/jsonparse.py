@@ -41,33 +41,25 @@ def extract_json(text: str | None) -> Any:
         raise OutputError("the response was empty; answer with one JSON object")
     body = strip_reasoning(text)
     candidates = [body, *(m.group(1).strip() for m in _FENCE.finditer(body))]
-    first_error: json.JSONDecodeError | None = None
-    for c in candidates:
-        try:
-            return json.loads(c)
-        except json.JSONDecodeError as e:
-            first_error = first_error or e
     start, end = body.find("{"), body.rfind("}")
     if start != -1 and end > start:
         span = body[start : end + 1]
-        for attempt in (span, _TRAILING_COMMA.sub(r"\1", span)):
-            try:
-                return json.loads(attempt)
-            except json.JSONDecodeError as e:
-                first_error = e
-        decoder = json.JSONDecoder()
-        for m in list(re.finditer(r"\{", body))[:20]:
-            try:
-                return decoder.raw_decode(body, m.start())[0]
-            except json.JSONDecodeError:
-                continue
-    assert first_error is not None
-    e = first_error
-    return _raise(f"the response is not valid JSON ({e.msg} at line {e.lineno} column {e.colno}); send one JSON object")
-
-
-def _raise(message: str) -> Any:
-    raise OutputError(message)
+        candidates += [span, _TRAILING_COMMA.sub(r"\1", span)]
+    errors: list[json.JSONDecodeError] = []
+    for c in candidates:
+        try:
+            return json.loads(c)
+        except json.JSONDecodeError as err:
+            errors.append(err)
+    decoder = json.JSONDecoder()
+    for m in list(re.finditer(r"\{", body))[:20]:
+        try:
+            return decoder.raw_decode(body, m.start())[0]
+        except json.JSONDecodeError:
+            continue
+    e = errors[-2] if start != -1 and end > start else errors[0]  # the {...} span's own error, if any
+    where = f"{e.msg} at line {e.lineno} column {e.colno}"
+    raise OutputError(f"the response is not valid JSON ({where}); send one JSON object")
 
 
 def format_validation_error(err: ValidationError, limit: int = MAX_ERRORS) -> str:

@@ -151,6 +151,7 @@ class LLMClient:
         max_tokens: int | None = None,
         seed: int | None = None,
         json_mode: bool = True,
+        extra_body: Mapping[str, Any] | None = None,
         cache: ResponseCache | None = None,
         price: Price | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -167,6 +168,7 @@ class LLMClient:
         self.max_tokens = max_tokens
         self.seed = seed
         self.json_mode = json_mode
+        self.extra_body = dict(extra_body or {})
         self.cache = cache
         self.price = price or price_for(model)
         self.ledger = Ledger()
@@ -191,14 +193,16 @@ class LLMClient:
             "seed": self.seed,
             "json_mode": json_mode and self.json_mode,
         }
-        key = self.cache.key(request) if self.cache else None
+        if self.extra_body:
+            request["extra_body"] = self.extra_body
+        key = self.cache.key(request) if self.cache is not None else None
         started = time.monotonic()
         if self.cache is not None and key is not None and (hit := self.cache.get(key)) is not None:
             usage = Usage.from_api(hit.get("usage"))
             result = ChatResult(str(hit.get("content") or ""), usage, cached=True, cost=self.price.cost(usage))
             self.ledger.record(stage, result, 0.0)
             return result
-        body: dict[str, Any] = {"model": self.model, "messages": request["messages"]}
+        body: dict[str, Any] = {**self.extra_body, "model": self.model, "messages": request["messages"]}
         for name in ("temperature", "max_tokens", "seed"):
             if request[name] is not None:
                 body[name] = request[name]
@@ -220,7 +224,7 @@ class LLMClient:
     async def embed(self, texts: Sequence[str], *, model: str, stage: str = "embeddings") -> list[list[float]]:
         """Embeddings through the same endpoint (``/embeddings``), cached like chat requests."""
         request = {"kind": "embeddings", "model": model, "input": list(texts)}
-        key = self.cache.key(request) if self.cache else None
+        key = self.cache.key(request) if self.cache is not None else None
         if self.cache is not None and key is not None and (hit := self.cache.get(key)) is not None:
             self.ledger.tally(stage).cached += 1
             return [list(map(float, v)) for v in hit["vectors"]]

@@ -1,0 +1,359 @@
+"""Runs generated code in a child process: ``python -P -B -m awm.gen.sandbox`` with a scrubbed environment.
+
+Parent side (``Sandbox``): starts the child with only ``PATH``/``PYTHONPATH`` and a few Python
+settings in its environment (never the API key), sends one JSON request on stdin, reads JSON lines
+back, and kills the whole process group when the wall-clock limit passes (a ``while True: pass``
+in a tool cannot hang the pipeline).
+
+Child side (``main``): lowers resource limits, re-runs the static safety check, then either
+*probes* the tools (imports ``tools.py`` and calls every tool with schema-valid sample arguments,
+each call under a timer; a call must return a result or a ``ToolError``) or *validates* the whole
+bundle exactly as ``awm validate`` does. SQLite-level time limits come from the episode's progress
+handler (``awm.episode.MAX_VM_STEPS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from awm.registry import REPO_ROOT
+
+STDERR_TAIL = 4_000
+MAX_RESULT_CHARS = 50_000
+
+
+@dataclass
+class SandboxResult:
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    task_problems: dict[str, list[str]] = field(default_factory=dict)
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+    timed_out: bool = False
+
+
+def sandbox_env() -> dict[str, str]:
+    """The child's whole environment: nothing inherited, so no API key or other secret."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(REPO_ROOT),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
+        "PYTHONIOENCODING": "utf-8",
+        "LC_ALL": "C.UTF-8",
+        "OMP_NUM_THREADS": "1",  # numeric libraries reserve memory per thread; the child needs none
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+class Sandbox:
+    """Parent side. ``timeout``: wall-clock seconds per child; ``call_timeout``: seconds per probed call."""
+
+    def __init__(
+        self, *, timeout: float = 60.0, call_timeout: float = 2.0, calls_per_tool: int = 6, parallel: int | None = None
+    ):
+        self.timeout = timeout
+        self.call_timeout = call_timeout
+        self.calls_per_tool = calls_per_tool
+        self.parallel = parallel or max(1, os.cpu_count() or 1)
+        self._sem: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.runs = 0
+
+    async def probe(self, root: Path, env: str) -> SandboxResult:
+        """Import tools.py (no verifiers needed) and call every tool with sample arguments."""
+        return await self._run(
+            {
+                "command": "probe",
+                "root": str(root),
+                "env": env,
+                "call_timeout": self.call_timeout,
+                "calls_per_tool": self.calls_per_tool,
+            }
+        )
+
+    async def validate(self, root: Path, env: str) -> SandboxResult:
+        """``awm validate`` of the bundle under ``root``, in full."""
+        return await self._run({"command": "validate", "root": str(root), "env": env})
+
+    async def _run(self, request: dict[str, Any]) -> SandboxResult:
+        loop = asyncio.get_running_loop()
+        if self._sem is None or self._loop is not loop:
+            self._sem, self._loop = asyncio.Semaphore(self.parallel), loop
+        async with self._sem:
+            self.runs += 1
+            return await self._spawn(request)
+
+    async def _spawn(self, request: dict[str, Any]) -> SandboxResult:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-P",
+            "-B",
+            "-m",
+            "awm.gen.sandbox",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=sandbox_env(),
+            cwd=request["root"],
+            start_new_session=True,
+            limit=1 << 24,
+        )
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        events: list[dict[str, Any]] = []
+        tail = bytearray()
+
+        async def read_out() -> None:
+            assert proc.stdout is not None
+            while line := await proc.stdout.readline():
+                with contextlib.suppress(ValueError):
+                    event = json.loads(line)
+                    if isinstance(event, dict):
+                        events.append(event)
+
+        async def read_err() -> None:
+            assert proc.stderr is not None
+            while chunk := await proc.stderr.read(65536):
+                tail.extend(chunk)
+                del tail[:-STDERR_TAIL]
+
+        timed_out = False
+        try:
+            proc.stdin.write(json.dumps(request).encode())
+            await proc.stdin.drain()
+            proc.stdin.close()
+            await asyncio.wait_for(asyncio.gather(read_out(), read_err(), proc.wait()), self.timeout)
+        except (TimeoutError, BrokenPipeError, ConnectionResetError) as e:
+            timed_out = isinstance(e, TimeoutError)
+            _kill(proc.pid)
+            await proc.wait()
+        except BaseException:  # cancelled (Ctrl-C): never leave a child behind
+            _kill(proc.pid)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(proc.wait(), 5)
+            raise
+        done = next((e for e in reversed(events) if e.get("event") == "done"), None)
+        if done is not None:
+            return SandboxResult(
+                bool(done.get("ok")),
+                list(done.get("problems", [])),
+                dict(done.get("task_problems", {})),
+                list(done.get("tools", [])),
+                dict(done.get("stats", {})),
+            )
+        last = next((e for e in reversed(events) if e.get("event") in ("call", "stage")), None)
+        where = _describe_event(last)
+        if timed_out:
+            return SandboxResult(
+                False, [f"did not finish within {self.timeout:g} s{where}: something loops forever"], timed_out=True
+            )
+        err = tail.decode("utf-8", "replace").strip().splitlines()[-3:]
+        return SandboxResult(
+            False, [f"the checking process died (exit code {proc.returncode}){where}: " + " | ".join(err)]
+        )
+
+
+def _describe_event(event: dict[str, Any] | None) -> str:
+    if not event:
+        return ""
+    if event.get("event") == "call":
+        return f" while calling {event.get('tool')}({_short_args(event.get('arguments') or {})})"
+    return f" while {event.get('what', 'checking')}"
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _short_args(args: dict[str, Any]) -> str:
+    text = ", ".join(f"{k}={v!r}" for k, v in args.items())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+# ==== child side ==================================================================================
+
+
+class CallTimeout(BaseException):
+    """A probed call ran past its time limit."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    def alarm(_signum: int, _frame: object) -> None:
+        raise CallTimeout
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _limit_resources() -> None:
+    try:
+        import resource
+    except ImportError:  # not POSIX: the wall-clock limit still applies
+        return
+    for name, value in (("RLIMIT_CORE", 0), ("RLIMIT_FSIZE", 0), ("RLIMIT_AS", 4 << 30)):
+        with contextlib.suppress(ValueError, OSError, AttributeError):
+            limit = getattr(resource, name)
+            hard = resource.getrlimit(limit)[1]
+            resource.setrlimit(limit, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
+
+
+def main() -> None:
+    _limit_resources()
+    out = sys.stdout
+    sys.stdout = sys.stderr  # generated code that prints cannot corrupt the protocol
+
+    def emit(event: dict[str, Any]) -> None:
+        out.write(json.dumps(event, default=str) + "\n")
+        out.flush()
+
+    request = json.loads(sys.stdin.read())
+    root, env = Path(request["root"]), request["env"]
+    tools_py = root / "envs" / env / "tools.py"
+    from awm.gen.safety import check_tools_source
+
+    unsafe = check_tools_source(tools_py.read_text(encoding="utf-8")) if tools_py.is_file() else []
+    if unsafe:
+        emit({"event": "done", "ok": False, "problems": [f"tools.py: {p}" for p in unsafe]})
+        return
+    if request["command"] == "probe":
+        emit({"event": "done", **_probe(root, env, request["call_timeout"], request["calls_per_tool"], emit)})
+    elif request["command"] == "validate":
+        emit({"event": "done", **_validate(root, env, emit)})
+    else:
+        emit({"event": "done", "ok": False, "problems": [f"unknown command {request['command']!r}"]})
+
+
+def _probe(
+    root: Path, env: str, call_timeout: float, calls_per_tool: int, emit: Callable[[dict[str, Any]], None]
+) -> dict[str, Any]:
+    from pydantic import ValidationError
+
+    from awm.bundle import Check, GoldSolution, Manifest, SeedData, Task, TaskKind, TaskVerifier
+    from awm.errors import BundleError
+    from awm.gen.samples import sample_arguments, value_pool
+    from awm.loader import BundleFiles
+    from awm.world import World
+
+    env_dir = root / "envs" / env
+    emit({"event": "stage", "what": "importing tools.py"})
+    try:
+        files = BundleFiles(
+            Manifest.model_validate_json((env_dir / "env.json").read_bytes()),
+            (env_dir / "schema.sql").read_text(encoding="utf-8"),
+            SeedData.model_validate_json((env_dir / "seed.json").read_bytes()),
+            env_dir / "tools.py",
+            [Task(id="probe", instruction="probe the tools", kind=TaskKind.single_write)],  # tasks are not needed yet
+            [TaskVerifier(task_id="probe", checks=[Check(name="probe", sql="SELECT 0")], gold=GoldSolution(calls=[]))],
+            env_dir,
+            root / "verifiers" / env,
+        )
+        with _time_limit(max(5.0, call_timeout * 5)):
+            world = World(files)
+    except BundleError as e:
+        return {"ok": False, "problems": e.problems}
+    except CallTimeout:
+        return {"ok": False, "problems": ["importing tools.py took too long"]}
+    except (OSError, ValidationError) as e:
+        return {"ok": False, "problems": [f"cannot read the bundle: {e}"]}
+    pool = value_pool(world.files.seed)
+    problems: list[str] = []
+    calls = 0
+    for td in world.tools.values():
+        arg_sets = []
+        for args in sample_arguments(td.parameters, pool, world.clock, calls_per_tool):
+            try:
+                td.validate(args)
+            except ValidationError:
+                continue
+            arg_sets.append(args)
+        for args in arg_sets[:calls_per_tool]:
+            emit({"event": "call", "tool": td.name, "arguments": args})
+            calls += 1
+            ep = world.episode("probe")
+            try:
+                with _time_limit(call_timeout):
+                    res = ep.call(td.name, args)
+            except CallTimeout:
+                problems.append(
+                    f"tool {td.name}({_short_args(args)}) ran longer than {call_timeout:g} s: "
+                    "a loop never ends or the work is far too large"
+                )
+                break
+            finally:
+                ep.close()
+            if not res.ok and res.error is not None and res.error.code in ("internal_error", "timeout"):
+                where = _locate(world, td.name, args)
+                problems.append(f"tool {td.name}({_short_args(args)}) {res.error.message}{where}")
+                break
+            if res.ok and len(json.dumps(res.result, default=str)) > MAX_RESULT_CHARS:
+                problems.append(
+                    f"tool {td.name}({_short_args(args)}) returned more than {MAX_RESULT_CHARS} characters; "
+                    "limit or paginate the result"
+                )
+                break
+    tools = [s.model_dump() for s in world.tool_specs()]
+    return {"ok": not problems, "problems": problems, "tools": tools, "stats": {"calls": calls}}
+
+
+def _locate(world: Any, tool: str, args: dict[str, Any]) -> str:
+    """Where in tools.py an unhandled exception comes from: re-run the call and read the traceback."""
+    import traceback
+
+    td = world.tools[tool]
+    ep = world.episode("probe")
+    try:
+        ep.db._writable = td.write
+        ep.conn.execute("BEGIN")
+        with _time_limit(2.0):
+            td.fn(ep.db, **td.validate(args))
+    except CallTimeout:
+        return ""
+    except Exception as e:
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.endswith("tools.py")]
+        if frames:
+            f = frames[-1]
+            return f" (tools.py line {f.lineno}, in {f.name}: {(f.line or '').strip()[:100]})"
+    finally:
+        if ep.conn.in_transaction:
+            ep.conn.execute("ROLLBACK")
+        ep.close()
+    return ""
+
+
+def _validate(root: Path, env: str, emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    import re
+
+    from awm.registry import Registry
+    from awm.validate import validate_env
+
+    emit({"event": "stage", "what": "validating the bundle (gold solutions replay)"})
+    report = validate_env(env, Registry([root], include_default=False))
+    by_task: dict[str, list[str]] = {}
+    problems = []
+    for p in report.problems:
+        problems.append(str(p))
+        m = re.match(r"task (\S+)$", p.where) or re.search(r"task '([^']+)'", p.message)
+        if m:
+            by_task.setdefault(m.group(1), []).append(str(p))
+    return {"ok": report.ok, "problems": problems, "task_problems": by_task, "stats": report.stats}
+
+
+if __name__ == "__main__":
+    main()

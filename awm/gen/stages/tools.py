@@ -1,0 +1,62 @@
+"""Stage ``tools``: the whole ``tools.py`` in our tool API. It must pass the static safety check, import,
+and survive every tool being called with schema-valid sample arguments (in the sandbox)."""
+
+from __future__ import annotations
+
+import re
+
+from awm.gen.jsonparse import OutputError, parse_output, strip_reasoning
+from awm.gen.records import ToolsOut
+from awm.gen.safety import check_tools_source
+from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, seed_block, tasks_block
+
+_PY_FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
+
+
+class ToolsStage(Stage[ToolsOut]):
+    name = "tools"
+    output = ToolsOut
+
+    def values(self, draft: Draft, env: StageEnv) -> dict[str, str]:
+        return {
+            "scenario": scenario_block(draft),
+            "tasks": tasks_block(draft.tasks),
+            "schema": draft.schema_sql,
+            "seed": seed_block(draft.seed, max_rows=8),
+            "max_tools": str(env.limits.max_tools),
+        }
+
+    def parse(self, text: str) -> ToolsOut:
+        try:
+            out = parse_output(text, ToolsOut)
+        except OutputError:
+            # a model may answer with the code itself instead of JSON: accept one python block
+            blocks = _PY_FENCE.findall(strip_reasoning(text or ""))
+            if len(blocks) != 1 or "@tool" not in blocks[0]:
+                raise
+            return ToolsOut(tools_py=blocks[0])
+        if out.tools_py.lstrip().startswith("```"):
+            blocks = _PY_FENCE.findall(out.tools_py)
+            if blocks:
+                return ToolsOut(tools_py=blocks[0])
+        return out
+
+    async def check(self, out: ToolsOut, draft: Draft, env: StageEnv) -> list[str]:
+        unsafe = check_tools_source(out.tools_py)
+        if unsafe:
+            return [f"tools.py {p}" for p in unsafe]
+        draft.write("tools.py", out.tools_py.rstrip() + "\n")
+        res = await env.sandbox.probe(draft.staging, draft.env_id)
+        draft.tool_specs = res.tools
+        problems = list(res.problems)
+        if res.tools:
+            if len(res.tools) > env.limits.max_tools:
+                problems.append(f"{len(res.tools)} tools; keep it to {env.limits.max_tools} or fewer")
+            if not any(not t["write"] for t in res.tools):
+                problems.append("there is no read tool (@tool); agents need to look things up")
+            if any(t.kind != "information" for t in draft.tasks) and not any(t["write"] for t in res.tools):
+                problems.append("there is no write tool (@tool(write=True)) but some tasks change data")
+        return problems
+
+    def apply(self, out: ToolsOut, draft: Draft, env: StageEnv) -> None:
+        draft.tools_py = out.tools_py.rstrip() + "\n"
