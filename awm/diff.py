@@ -22,7 +22,7 @@ class TableInfo:
 
     @property
     def select_list(self) -> str:
-        return ", ".join(("rowid", *self.columns) if self.key == ("rowid",) else self.columns)
+        return ", ".join(map(_q, ("rowid", *self.columns) if self.key == ("rowid",) else self.columns))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def read_tables(conn: sqlite3.Connection, schema: str = "main") -> dict[str, Tab
     ]
     out = {}
     for name in names:
-        info = conn.execute(f"PRAGMA {schema}.table_info({name})").fetchall()
+        info = conn.execute(f"PRAGMA {schema}.table_info({_q(name)})").fetchall()
         cols = tuple(r[1] for r in info)
         pk = tuple(r[1] for r in sorted((r for r in info if r[5]), key=lambda r: r[5]))
         out[name] = TableInfo(name, cols, pk or ("rowid",))
@@ -94,16 +94,18 @@ def diff_tables(conn: sqlite3.Connection, tables: Iterable[TableInfo], old: str,
     for t in sorted(tables, key=lambda t: t.name):
         cols = ("rowid", *t.columns) if t.key == ("rowid",) else t.columns
         sel = t.select_list
-        added = conn.execute(f"SELECT {sel} FROM {new}.{t.name} EXCEPT SELECT {sel} FROM {old}.{t.name}").fetchall()
+        added = conn.execute(
+            f"SELECT {sel} FROM {new}.{_q(t.name)} EXCEPT SELECT {sel} FROM {old}.{_q(t.name)}"
+        ).fetchall()
         if not added:
             removed = conn.execute(
-                f"SELECT {sel} FROM {old}.{t.name} EXCEPT SELECT {sel} FROM {new}.{t.name}"
+                f"SELECT {sel} FROM {old}.{_q(t.name)} EXCEPT SELECT {sel} FROM {new}.{_q(t.name)}"
             ).fetchall()
             if not removed:
                 continue
         else:
             removed = conn.execute(
-                f"SELECT {sel} FROM {old}.{t.name} EXCEPT SELECT {sel} FROM {new}.{t.name}"
+                f"SELECT {sel} FROM {old}.{_q(t.name)} EXCEPT SELECT {sel} FROM {new}.{_q(t.name)}"
             ).fetchall()
         changes.extend(_pair(t, cols, removed, added))
     return Diff(tuple(changes))
@@ -144,7 +146,7 @@ def capture_ddl(t: TableInfo) -> list[str]:
     cols = ("rowid", *t.columns) if t.key == ("rowid",) else t.columns
 
     def image(ref: str) -> str:
-        return "json_object(" + ", ".join(f"'{c}', {ref}.\"{c}\"" for c in cols) + ")"
+        return "json_object(" + ", ".join(f"{_lit(c)}, {ref}.{_q(c)}" for c in cols) + ")"
 
     out = []
     for event, old, new in (
@@ -153,13 +155,22 @@ def capture_ddl(t: TableInfo) -> list[str]:
         ("DELETE", image("OLD"), "NULL"),
     ):
         out.append(
-            f'CREATE TEMP TRIGGER IF NOT EXISTS _awm_{t.name}_{event.lower()} AFTER {event} ON main."{t.name}" '
-            f"BEGIN INSERT INTO _awm_changes (tbl, old, new) VALUES ('{t.name}', {old}, {new}); END"
+            f"CREATE TEMP TRIGGER IF NOT EXISTS {_q(f'_awm_{t.name}_{event.lower()}')} "
+            f"AFTER {event} ON main.{_q(t.name)} "
+            f"BEGIN INSERT INTO _awm_changes (tbl, old, new) VALUES ({_lit(t.name)}, {old}, {new}); END"
         )
     return out
 
 
 Row = dict[str, Any]
+
+
+def _q(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def _lit(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def changes_from_log(tables: Mapping[str, TableInfo], log: list[tuple[str, str | None, str | None]]) -> Diff:

@@ -24,8 +24,15 @@ __all__ = ["Db", "ToolDef", "ToolError", "tool"]
 
 MAX_STRING = 10_000  # longest string argument a tool accepts
 
-_NONDETERMINISTIC = re.compile(r"\bcurrent_(time|date|timestamp)\b|'now'|\brandom(blob)?\s*\(", re.I)
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# SQL that reads the wall clock or randomness: forbidden in schemas, seeds, tools and verifiers
+NONDETERMINISTIC = re.compile(r"\bcurrent_(time|date|timestamp)\b|'now'|\brandom(blob)?\s*\(", re.I)
+
+
+def quote(identifier: str) -> str:
+    """An SQL identifier, double-quoted."""
+    return '"' + identifier.replace('"', '""') + '"'
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,11 +223,11 @@ class Db:
         cols = self._tables.get(table)
         if cols is None:
             raise ToolDefinitionError(f"insert into unknown table {table!r}")
-        bad = [c for c in values if c not in cols or not _IDENT.match(c)]
+        bad = [c for c in values if c not in cols]  # names come from the schema, and are quoted
         if bad:
             raise ToolDefinitionError(f"insert into {table!r}: unknown columns {bad}")
         names = list(values)
-        sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
+        sql = f"INSERT INTO {quote(table)} ({', '.join(map(quote, names))}) VALUES ({', '.join('?' for _ in names)})"
         cur = self._run(sql, [values[c] for c in names])
         return int(cur.lastrowid or 0)
 
@@ -238,7 +245,7 @@ class Db:
 
     def _learn(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> sqlite3.Cursor:
         """First sight of this SQL text in this world: compile it under the authorizer, then run it."""
-        if _NONDETERMINISTIC.search(sql):
+        if NONDETERMINISTIC.search(sql):
             raise ToolDefinitionError("tool SQL must not read the wall clock or random(); use db.now()")
         writes: set[str] = set()
         denied: list[str] = []

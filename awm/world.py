@@ -25,12 +25,10 @@ from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
 from awm.sqlcheck import read_only_problem
-from awm.tooling import StatementPlan, ToolDef
+from awm.tooling import NONDETERMINISTIC, StatementPlan, ToolDef, quote
 
 if TYPE_CHECKING:
     from awm.episode import Episode
-
-_NONDETERMINISTIC_DDL = re.compile(r"\bcurrent_(time|date|timestamp)\b|'now'|\brandom(blob)?\s*\(", re.I)
 
 
 @dataclass(frozen=True)
@@ -119,7 +117,7 @@ class World:
     # -- compilation ----------------------------------------------------------------------------
     def _build_seed(self, problems: list[str]) -> sqlite3.Connection | None:
         schema = self.files.schema_sql
-        if m := _NONDETERMINISTIC_DDL.search(schema):
+        if m := NONDETERMINISTIC.search(schema):
             problems.append(f"schema.sql uses {m.group(0)!r}: the world must not read the wall clock or random()")
         conn = sqlite3.connect(":memory:", isolation_level=None)
         try:
@@ -145,7 +143,9 @@ class World:
                     problems.append(f"seed.json {table}[{i}]: unknown columns {unknown}")
                     continue
                 cols = list(row)
-                sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+                sql = (
+                    f"INSERT INTO {quote(table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})"
+                )
                 try:
                     conn.execute(sql, [_seed_value(row[c]) for c in cols])
                 except (sqlite3.Error, TypeError) as e:
@@ -197,7 +197,7 @@ class World:
             for sql, what in _verifier_sql(v):
                 if why := read_only_problem(sql):
                     problems.append(f"{where} {what}: verifier SQL {why}")
-                elif m := _NONDETERMINISTIC_DDL.search(sql):
+                elif m := NONDETERMINISTIC.search(sql):
                     problems.append(f"{where} {what}: verifier SQL uses {m.group(0)!r}; compare with literal dates")
             allowed: dict[str, frozenset[str] | None] = {}
             for w in v.allowed_writes:
@@ -268,7 +268,7 @@ def _cascades(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
     ]
     direct: dict[str, set[str]] = {}
     for child in tables:
-        for fk in conn.execute(f"PRAGMA foreign_key_list({child})"):
+        for fk in conn.execute(f"PRAGMA foreign_key_list({quote(child)})"):
             on_update, on_delete = fk[5].upper(), fk[6].upper()
             if {on_update, on_delete} - {"NO ACTION", "RESTRICT"}:
                 direct.setdefault(fk[2], set()).add(child)

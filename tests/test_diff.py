@@ -48,3 +48,36 @@ def test_gold_paths_of_reference_envs_match_except_scan(env):
         for call in world.tasks[task_id].verifier.gold.calls:
             ep.call(call.tool, call.arguments)
             assert _norm(ep.diff_from_initial()) == _norm(_reference(ep)), (task_id, call.tool)
+
+
+def test_odd_identifiers_are_quoted_everywhere(bundle_copy):
+    from awm.registry import Registry
+
+    env = bundle_copy / "envs" / "mini_shop"
+    (env / "schema.sql").write_text(
+        (env / "schema.sql").read_text()
+        + """
+CREATE TABLE "gift cards" ("card id" INTEGER PRIMARY KEY, "it's" TEXT NOT NULL, "group" INTEGER NOT NULL);
+"""
+    )
+    tools = (
+        (env / "tools.py").read_text()
+        + '''
+
+@tool(write=True)
+def add_card(db: Db, label: str) -> int:
+    """Add a gift card.
+
+    Args:
+        label: the label.
+    """
+    return db.insert("gift cards", {"it's": label, "group": 1})
+'''
+    )
+    (env / "tools.py").write_text(tools)
+    world = Registry([bundle_copy], include_default=False).load("mini_shop")
+    ep = world.episode("t02_buy_lamp")
+    res = ep.call("add_card", {"label": "x'); DROP TABLE orders; --"})
+    assert res.ok and res.diff.changes[0].table == "gift cards"
+    assert res.diff.changes[0].after == {"card id": 1, "it's": "x'); DROP TABLE orders; --", "group": 1}
+    assert _norm(ep.diff_from_initial()) == _norm(_reference(ep))

@@ -9,9 +9,12 @@ import sqlite3
 from awm.diff import read_tables
 from awm.gen.records import SchemaOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, tasks_block
+from awm.tooling import NONDETERMINISTIC
+
+__all__ = ["NONDETERMINISTIC", "SchemaStage", "build_schema"]
 
 IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-NONDETERMINISTIC = re.compile(r"\bcurrent_(time|date|timestamp)\b|'now'|\brandom(blob)?\s*\(", re.I)
+
 MAX_OPS = 200_000  # x 100 VM instructions: plenty for DDL and seed rows, finite for a runaway CHECK
 _DDL_OK = {
     sqlite3.SQLITE_CREATE_TABLE,
