@@ -21,7 +21,10 @@ from awm.loader import read_bundle, read_manifest
 from awm.world import World
 
 ENV_VAR = "AWM_PATH"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent
+# the environments shipped with AWM Gym: the checkout's envs/ + verifiers/, or the copy inside a wheel
+BUNDLED_ROOT = REPO_ROOT if (REPO_ROOT / "envs").is_dir() else PACKAGE_DIR / "_data"
 
 
 @dataclass(frozen=True)
@@ -42,8 +45,8 @@ class Entry:
 def default_roots(extra: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
     roots = [Path(p) for p in extra]
     roots += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
-    if (REPO_ROOT / "envs").is_dir():
-        roots.append(REPO_ROOT)
+    if (BUNDLED_ROOT / "envs").is_dir():
+        roots.append(BUNDLED_ROOT)
     return roots
 
 

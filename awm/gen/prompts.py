@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from awm.registry import REPO_ROOT
+from awm.registry import BUNDLED_ROOT
 
-GENERATORS_DIR = REPO_ROOT / "generators"
+GENERATORS_DIR = BUNDLED_ROOT / "generators"
 USER_MARK = "=== user ==="
 STAGE_MARK = "awm-gen-stage:"
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
