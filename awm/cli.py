@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from awm.errors import AwmError
+from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
 from awm.registry import Registry
 
@@ -18,6 +19,8 @@ app = typer.Typer(
 )
 console = Console()
 app.add_typer(gen_app, name="gen")
+app.command("eval")(eval_cmd)
+app.command("report")(report_cmd)
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
 

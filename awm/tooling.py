@@ -33,8 +33,6 @@ def quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class StatementPlan:
     """What one SQL text does, learned once per world through the SQLite authorizer."""
@@ -111,11 +109,21 @@ def _check_annotation(ann: Any, where: str) -> None:
 
 
 def _strip_titles(schema: Any) -> Any:
-    if isinstance(schema, dict):
-        return {k: _strip_titles(v) for k, v in schema.items() if k != "title"}
+    """Drop pydantic's generated ``title`` keywords; argument names under ``properties`` are kept
+    (an argument may well be called ``title``)."""
     if isinstance(schema, list):
         return [_strip_titles(v) for v in schema]
-    return schema
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for k, v in schema.items():
+        if k == "title" and isinstance(v, str):
+            continue
+        if k in ("properties", "$defs", "definitions") and isinstance(v, dict):
+            out[k] = {name: _strip_titles(sub) for name, sub in v.items()}
+        else:
+            out[k] = _strip_titles(v)
+    return out
 
 
 def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None) -> ToolDef:

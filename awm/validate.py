@@ -3,11 +3,13 @@
 For every task: the gold solution replays with no error and scores outcome 1; the initial state and an
 empty trajectory score 0; every non-guard check is false at the start and true at the end (guards
 hold at both ends); the gold path writes nothing outside the allowed set; the replay is deterministic.
-Every tool's argument schema must be a valid JSON Schema.
+Every tool's argument schema must be a valid JSON Schema, and every tool called with sample arguments
+drawn from the seed must give a result or a ``ToolError`` (never crash, never run past the time limit).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import jsonschema
@@ -15,6 +17,7 @@ import jsonschema
 from awm.bundle import TaskKind
 from awm.errors import AwmError, EpisodeError
 from awm.registry import Registry
+from awm.samples import probe_cases
 from awm.world import World
 
 
@@ -66,8 +69,23 @@ def validate_world(world: World, report: Report) -> None:
             jsonschema.Draft202012Validator.check_schema(t.parameters)
         except jsonschema.SchemaError as e:
             report.add(f"tool {t.name}", f"argument schema is not valid JSON Schema: {e.message}")
+    _probe_tools(world, report)
     for task_id in world.task_ids:
         _validate_task(world, task_id, report)
+
+
+def _probe_tools(world: World, report: Report) -> None:
+    """Every tool, called with sample arguments drawn from the seed, gives a result or a ToolError."""
+    failed: set[str] = set()
+    for td, args in probe_cases(world):
+        if td.name in failed:
+            continue
+        ep = world.episode(world.task_ids[0])
+        res = ep.call(td.name, args)
+        ep.close()
+        if res.error is not None and res.error.code in ("internal_error", "timeout"):
+            failed.add(td.name)
+            report.add(f"tool {td.name}", f"with arguments {json.dumps(args, default=str)[:200]}: {res.error.message}")
 
 
 def _validate_task(world: World, task_id: str, report: Report) -> None:

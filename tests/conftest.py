@@ -11,6 +11,18 @@ from awm.registry import Registry
 from awm.world import World
 
 FIXTURE_ROOT = Path(__file__).parent / "fixtures" / "root"
+FAULTY_TOOLS = Path(__file__).parent / "fixtures" / "faulty_tools.py"
+
+
+def make_lab_root(directory: Path) -> Path:
+    """A copy of the fixture root whose mini_shop also has misbehaving tools (a read tool that writes,
+    a runaway query, a tool that sleeps in Python): the engine's defences are tested on it."""
+    root = directory / "lab"
+    shutil.copytree(FIXTURE_ROOT, root)
+    tools = root / "envs" / "mini_shop" / "tools.py"
+    extra = FAULTY_TOOLS.read_text().split('"""', 2)[2]
+    tools.write_text(tools.read_text() + extra)
+    return root
 
 
 @pytest.fixture(scope="session")
@@ -21,6 +33,16 @@ def mini_registry() -> Registry:
 @pytest.fixture(scope="session")
 def mini_world(mini_registry: Registry) -> World:
     return mini_registry.load("mini_shop")
+
+
+@pytest.fixture(scope="session")
+def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_lab_root(tmp_path_factory.mktemp("lab"))
+
+
+@pytest.fixture(scope="session")
+def lab_world(lab_root: Path) -> World:
+    return Registry([lab_root], include_default=False).load("mini_shop")
 
 
 @pytest.fixture

@@ -107,14 +107,14 @@ def test_sql_in_arguments_is_data(mini_world):
     assert ep.state_bytes() == before
 
 
-def test_empty_arguments_string_means_no_arguments(mini_world):
-    ep = mini_world.episode("t02_buy_lamp")
+def test_empty_arguments_string_means_no_arguments(lab_world):
+    ep = lab_world.episode("t02_buy_lamp")
     assert ep.call("search_products", "").error.code == "invalid_arguments"  # query is required
     assert ep.call("sneaky_read", "").error.code == "internal_error"
 
 
-def test_read_tool_that_writes_is_refused(mini_world):
-    ep = mini_world.episode("t02_buy_lamp")
+def test_read_tool_that_writes_is_refused(lab_world):
+    ep = lab_world.episode("t02_buy_lamp")
     before = ep.state_bytes()
     for _ in range(2):  # first call learns the statement; the second uses the learned plan
         r = ep.call("sneaky_read", {})
@@ -122,8 +122,8 @@ def test_read_tool_that_writes_is_refused(mini_world):
     assert ep.state_bytes() == before
 
 
-def test_runaway_query_times_out(mini_world):
-    ep = mini_world.episode("t02_buy_lamp")
+def test_runaway_query_times_out(lab_world):
+    ep = lab_world.episode("t02_buy_lamp")
     r = ep.call("spin", {"n": 100_000_000})
     assert r.error.code == "timeout" and r.rewards.timeout
     assert ep.call("spin", {"n": 10}).result == 10  # the episode is still usable

@@ -80,7 +80,7 @@ def _rewrite_verifier(root, task_id, **changes):
         ("SELECT 1; DELETE FROM orders", "exactly one statement"),
         ("SELECT load_extension('x')", "load_extension"),
         ("SELECT nope FROM orders", "fails to run"),
-    ("SELECT COUNT(*) FROM orders WHERE placed_at < datetime('now')", "literal dates"),
+        ("SELECT COUNT(*) FROM orders WHERE placed_at < datetime('now')", "literal dates"),
     ],
 )
 def test_verifier_sql_is_checked_at_load(bundle_copy, sql, fragment):

@@ -83,3 +83,19 @@ def test_missing_hint_is_rejected():
 
     with pytest.raises(ToolDefinitionError, match="type hint"):
         tool(f)
+
+
+def test_an_argument_called_title_keeps_its_schema():
+    @tool
+    def post(db: Db, title: str, body: str = "") -> dict:
+        """Post something.
+
+        Args:
+            title: the headline.
+            body: the text.
+        """
+        return {}
+
+    schema = post.__awm_tool__.parameters
+    assert schema["properties"]["title"] == {"type": "string", "description": "the headline.", "maxLength": 10000}
+    assert schema["required"] == ["title"] and "title" not in {k for k in schema if k != "properties"}

@@ -247,8 +247,8 @@ def _probe(
 
     from awm.bundle import Check, GoldSolution, Manifest, SeedData, Task, TaskKind, TaskVerifier
     from awm.errors import BundleError
-    from awm.gen.samples import sample_arguments, value_pool
     from awm.loader import BundleFiles
+    from awm.samples import probe_cases
     from awm.world import World
 
     env_dir = root / "envs" / env
@@ -272,42 +272,31 @@ def _probe(
         return {"ok": False, "problems": ["importing tools.py took too long"]}
     except (OSError, ValidationError) as e:
         return {"ok": False, "problems": [f"cannot read the bundle: {e}"]}
-    pool = value_pool(world.files.seed)
     problems: list[str] = []
     calls = 0
-    for td in world.tools.values():
-        arg_sets = []
-        for args in sample_arguments(td.parameters, pool, world.clock, calls_per_tool):
-            try:
-                td.validate(args)
-            except ValidationError:
-                continue
-            arg_sets.append(args)
-        for args in arg_sets[:calls_per_tool]:
-            emit({"event": "call", "tool": td.name, "arguments": args})
-            calls += 1
-            ep = world.episode("probe")
-            try:
-                with _time_limit(call_timeout):
-                    res = ep.call(td.name, args)
-            except CallTimeout:
-                problems.append(
-                    f"tool {td.name}({_short_args(args)}) ran longer than {call_timeout:g} s: "
-                    "a loop never ends or the work is far too large"
-                )
-                break
-            finally:
-                ep.close()
-            if not res.ok and res.error is not None and res.error.code in ("internal_error", "timeout"):
-                where = _locate(world, td.name, args)
-                problems.append(f"tool {td.name}({_short_args(args)}) {res.error.message}{where}")
-                break
-            if res.ok and len(json.dumps(res.result, default=str)) > MAX_RESULT_CHARS:
-                problems.append(
-                    f"tool {td.name}({_short_args(args)}) returned more than {MAX_RESULT_CHARS} characters; "
-                    "limit or paginate the result"
-                )
-                break
+    failed: set[str] = set()
+    for td, args in probe_cases(world, calls_per_tool):
+        if td.name in failed:  # one problem per tool is enough
+            continue
+        emit({"event": "call", "tool": td.name, "arguments": args})
+        calls += 1
+        ep = world.episode("probe")
+        problem = None
+        try:
+            with _time_limit(call_timeout):
+                res = ep.call(td.name, args)
+        except CallTimeout:
+            res = None
+            problem = f"ran longer than {call_timeout:g} s: a loop never ends or the work is far too large"
+        finally:
+            ep.close()
+        if res is not None and not res.ok and res.error is not None and res.error.code in ("internal_error", "timeout"):
+            problem = res.error.message + _locate(world, td.name, args)
+        elif res is not None and res.ok and len(json.dumps(res.result, default=str)) > MAX_RESULT_CHARS:
+            problem = f"returned more than {MAX_RESULT_CHARS} characters; limit or paginate the result"
+        if problem is not None:
+            problems.append(f"tool {td.name}({_short_args(args)}) {problem}")
+            failed.add(td.name)
     tools = [s.model_dump() for s in world.tool_specs()]
     return {"ok": not problems, "problems": problems, "tools": tools, "stats": {"calls": calls}}
 

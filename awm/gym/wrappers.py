@@ -10,13 +10,18 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 
 from awm.actions import PARSERS, to_json_action
+from awm.chat import system_prompt
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
 from awm.rewards import RewardChannels, RewardSpec, reward_fn
 
-_DEFAULT_SYSTEM = (
-    "You are an assistant operating {title}. {description}\n"
-    "Use the tools to read and change the system's data. Work step by step, one tool call at a time. "
-    "When the task is done, reply with your final answer as plain text (no tool call); that ends the episode."
+_NOT_RUN = json.dumps(
+    {
+        "ok": False,
+        "error": {
+            "code": "not_executed",
+            "message": "one tool call per turn: only the first call ran; make this call again in its own turn",
+        },
+    }
 )
 
 
@@ -48,23 +53,14 @@ class ChatObservation(gym.Wrapper):
             raise ValueError("history must be at least 1 (or None for the whole conversation)")
         self.fmt = fmt
         self.history = history
-        self.system_prompt = system_prompt
+        self.template = system_prompt  # None: the default of awm.chat
         self._head: list[dict[str, Any]] = []
         self._turns: list[list[dict[str, Any]]] = []
 
     def reset(self, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         obs, info = self.env.reset(**kwargs)
         world = self.env.unwrapped.world  # type: ignore[attr-defined]
-        system = (self.system_prompt or _DEFAULT_SYSTEM).format(
-            title=world.manifest.title, description=world.manifest.description
-        )
-        if self.fmt == "hermes":
-            tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in info["tools"])
-            system += (
-                "\n\n# Tools\n\n<tools>\n" + tools + "\n</tools>\n\nFor each tool call, return a JSON object "
-                'inside <tool_call></tool_call> tags: <tool_call>{"name": <tool>, "arguments": <args>}'
-                "</tool_call>"
-            )
+        system = system_prompt(world, text_tools=self.fmt == "hermes", template=self.template)
         self._head = [{"role": "system", "content": system}, {"role": "user", "content": obs}]
         self._turns = []
         return self._emit(info)
@@ -73,12 +69,14 @@ class ChatObservation(gym.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         turn = [self._assistant_message(action)]
         if info.get("tool") is not None:
-            call_id = (turn[0].get("tool_calls") or [{}])[0].get("id", "call_0")
+            calls = turn[0].get("tool_calls") or [{}]
             turn.append(
-                {"role": "tool", "tool_call_id": call_id, "content": obs}
+                {"role": "tool", "tool_call_id": calls[0].get("id", "call_0"), "content": obs}
                 if self.fmt == "openai"
                 else {"role": "tool", "content": obs}
             )
+            for extra in calls[1:]:  # every tool call needs an answer, or chat APIs reject the history
+                turn.append({"role": "tool", "tool_call_id": extra.get("id", ""), "content": _NOT_RUN})
         elif not info.get("ok", True):  # unparseable output: tell the model what to fix
             turn.append({"role": "user", "content": obs})
         self._turns.append(turn)

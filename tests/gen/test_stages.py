@@ -10,12 +10,12 @@ import pytest
 from awm.bundle import SeedData, Task, TaskVerifier
 from awm.gen.prompts import load_prompt, prompts_hash, render
 from awm.gen.records import ScenarioIdea, ScenarioOut, VerifiersOut
-from awm.gen.samples import candidates, sample_arguments, value_pool
 from awm.gen.sandbox import Sandbox
 from awm.gen.stages import Draft, Limits, StageEnv, default_stages
 from awm.gen.stages.schema import build_schema, schema_problems
 from awm.gen.stages.seed import seed_problems
 from awm.gen.stages.verifiers import static_problems
+from awm.samples import candidates, sample_arguments, value_pool
 from tests.gen.scripted import VET
 
 GOOD_DDL = VET["schema"]["schema_sql"]

@@ -121,3 +121,24 @@ def test_step_many_concurrently():
     assert all(e.unwrapped.episode.query("SELECT stock FROM products WHERE id = 1")[0][0] == 1 for e in envs)
     r = asyncio.run(envs[0].unwrapped.astep('{"answer": null}'))
     assert r[2] and r[4]["outcome"] == 1.0
+
+
+def test_chat_observation_answers_every_parallel_tool_call():
+    env = gym.make("awm/mini_shop-v0", action_format="openai", observation="chat")
+    env.reset(seed=0, options={"task_id": "t02_buy_lamp"})
+    msg = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "search_products", "arguments": '{"query": "Lamp"}'}},
+            {
+                "id": "b",
+                "type": "function",
+                "function": {"name": "get_customer", "arguments": '{"email": "ada@example.com"}'},
+            },
+        ],
+    }
+    msgs = json.loads(env.step(msg)[0])
+    tools = [m for m in msgs if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tools] == ["a", "b"]
+    assert "Brass" in tools[0]["content"] and "not_executed" in tools[1]["content"]

@@ -13,7 +13,7 @@ import uvicorn
 
 from awm.serve.app import create_app
 from awm.serve.config import ServeConfig
-from tests.conftest import FIXTURE_ROOT
+from tests.conftest import make_lab_root
 
 
 @dataclass
@@ -43,9 +43,14 @@ def start_server(cfg: ServeConfig) -> tuple[Live, threading.Thread]:
     return Live(f"http://127.0.0.1:{port}", app, server), thread
 
 
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(make_lab_root(tmp_path_factory.mktemp("serve")))
+
+
 @pytest.fixture(scope="module")
-def live() -> Iterator[Live]:
-    srv, thread = start_server(ServeConfig(paths=[str(FIXTURE_ROOT)], envs=["mini_shop"], max_body_bytes=200_000))
+def live(lab: str) -> Iterator[Live]:
+    srv, thread = start_server(ServeConfig(paths=[lab], envs=["mini_shop"], max_body_bytes=200_000))
     yield srv
     srv.server.should_exit = True
     thread.join(10)

@@ -255,8 +255,8 @@ def test_remote_matches_local_step_for_step(live):
         assert json.loads(json.dumps(lo[4])) == ro[4]
 
 
-def test_a_stuck_call_retires_its_episode_only():
-    srv, thread = start_server(ServeConfig(paths=[str(FIXTURE_ROOT)], envs=["mini_shop"], call_timeout=0.3))
+def test_a_stuck_call_retires_its_episode_only(lab):
+    srv, thread = start_server(ServeConfig(paths=[lab], envs=["mini_shop"], call_timeout=0.3))
     try:
         stuck = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
         other = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}).json()["episode_id"]

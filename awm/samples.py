@@ -1,4 +1,4 @@
-"""Schema-valid sample arguments for probing generated tools.
+"""Schema-valid sample arguments for probing tools (``awm validate`` and the generator's sandbox).
 
 Values come from the seed data where a parameter's name matches a column (``customer_id`` -> the
 ``id`` column of ``customers`` and every ``customer_id`` column; ``email`` -> email values), then from
@@ -9,11 +9,17 @@ argument sets; each must give a result or a ``ToolError``, never an unhandled ex
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
 
 from awm.bundle import SeedData
+
+if TYPE_CHECKING:
+    from awm.tooling import ToolDef
+    from awm.world import World
 
 MAX_POOL = 6
 
@@ -120,3 +126,19 @@ def _unique(values: list[Any]) -> list[Any]:
         if not any(v == o and type(v) is type(o) for o in out):
             out.append(v)
     return out
+
+
+def probe_cases(world: World, per_tool: int = 4) -> Iterator[tuple[ToolDef, dict[str, Any]]]:
+    """For every tool, up to ``per_tool`` sample argument sets that pass its argument validation."""
+    pool = value_pool(world.files.seed)
+    for td in world.tools.values():
+        kept = 0
+        for args in sample_arguments(td.parameters, pool, world.clock, per_tool):
+            if kept == per_tool:
+                break
+            try:
+                td.validate(args)
+            except ValidationError:
+                continue
+            kept += 1
+            yield td, args

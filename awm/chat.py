@@ -1,0 +1,32 @@
+"""The system prompt every chat surface gives a model (Gymnasium chat wrapper, eval harness, trainer)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from awm.world import World
+
+SYSTEM_PROMPT = (
+    "You are an assistant operating {title}. {description}\n"
+    "Use the tools to read and change the system's data. Work step by step. "
+    "When the task is done, reply with your final answer as plain text (no tool call); that ends the episode."
+)
+TEXT_TOOLS = (
+    "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+    "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{tools}\n</tools>\n\n"
+    "For each function call, return a json object with function name and arguments within "
+    "<tool_call></tool_call> XML tags:\n<tool_call>\n"
+    '{{"name": <function-name>, "arguments": <args-json-object>}}\n</tool_call>'
+)
+
+
+def system_prompt(world: World, text_tools: bool = False, template: str | None = None) -> str:
+    """The system message: the world's title and description, and the tools when the model calls them
+    as ``<tool_call>`` text (Hermes / Qwen format) instead of native tool calls."""
+    text = (template or SYSTEM_PROMPT).format(title=world.manifest.title, description=world.manifest.description)
+    if text_tools:
+        tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in world.openai_tools())
+        text += TEXT_TOOLS.format(tools=tools)
+    return text

@@ -1,0 +1,304 @@
+"""Agents the eval harness can run: ``openai`` (any OpenAI-compatible chat model), ``oracle`` (the gold
+solution), ``random`` and ``noop`` (baselines).
+
+An agent hands out one ``AgentEpisode`` per episode. Each ``act()`` returns a ``Turn``: the actions the
+agent takes this turn (tool calls, or its final answer), each with the canonical action the Gymnasium
+env receives and the raw form the agent emitted (what the trajectory records). The runner steps the
+env with every action and feeds each observation back through ``observe()``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from awm.actions import Answer, parse_hermes, parse_openai_message, to_json_action
+from awm.chat import system_prompt
+from awm.eval.llm import ChatClient, ToolsUnsupported
+from awm.world import World
+
+_TOOL_CALL_BLOCK = re.compile(r"<tool_call>.*?(?:</tool_call>|$)", re.S)
+_THINK = re.compile(r"<think>.*?</think>", re.S)
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """What an agent is told about its episode (``world`` is there for the oracle only)."""
+
+    world: World
+    env: str
+    task_id: str
+    instruction: str
+    tools: list[dict[str, Any]]
+    seed: int
+    max_steps: int
+
+
+@dataclass(frozen=True)
+class Action:
+    env_action: dict[str, Any]  # canonical form for env.step: {"tool", "arguments"} | {"answer"} | {"malformed"}
+    raw: str | dict[str, Any]  # what the agent emitted
+    call_id: str | None = None
+
+
+@dataclass
+class Turn:
+    actions: list[Action]
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class AgentEpisode(Protocol):
+    async def act(self) -> Turn: ...
+
+    def observe(self, action: Action, observation: str) -> None: ...
+
+
+class Agent(Protocol):
+    name: str
+    model: str | None
+
+    def start(self, spec: EpisodeSpec) -> AgentEpisode: ...
+
+    async def aclose(self) -> None: ...
+
+
+# -- built-in agents -----------------------------------------------------------------------------
+class _Scripted:
+    """An episode that plays a fixed list of actions, one per turn."""
+
+    def __init__(self, actions: list[Action]):
+        self._queue = list(actions)
+
+    async def act(self) -> Turn:
+        return Turn([self._queue.pop(0) if self._queue else Action({"answer": None}, {"answer": None})])
+
+    def observe(self, action: Action, observation: str) -> None:
+        pass
+
+
+class OracleAgent:
+    """Plays each task's gold solution (from the verifier, which only infrastructure can read)."""
+
+    name = "oracle"
+    model: str | None = None
+
+    def start(self, spec: EpisodeSpec) -> AgentEpisode:
+        gold = spec.world.task(spec.task_id).verifier.gold
+        actions = [
+            Action({"tool": c.tool, "arguments": c.arguments}, {"tool": c.tool, "arguments": c.arguments})
+            for c in gold.calls
+        ]
+        actions.append(Action({"answer": gold.answer}, {"answer": gold.answer}))
+        return _Scripted(actions)
+
+    async def aclose(self) -> None:
+        pass
+
+
+class NoopAgent:
+    """Answers at once with nothing: the floor every task must score 0 on."""
+
+    name = "noop"
+    model: str | None = None
+
+    def start(self, spec: EpisodeSpec) -> AgentEpisode:
+        return _Scripted([Action({"answer": None}, {"answer": None})])
+
+    async def aclose(self) -> None:
+        pass
+
+
+class RandomAgent:
+    """Random tools with random (schema-shaped) arguments for a random number of steps, then a random answer.
+
+    Seeded by the episode seed, so a run is reproducible."""
+
+    name = "random"
+    model: str | None = None
+
+    def __init__(self, max_calls: int = 8):
+        self.max_calls = max_calls
+
+    def start(self, spec: EpisodeSpec) -> AgentEpisode:
+        rng = random.Random(spec.seed)
+        words = re.findall(r"[A-Za-z0-9@.\-]+", spec.instruction) or ["x"]
+        n = rng.randint(0, max(0, min(self.max_calls, spec.max_steps - 1)))
+        actions = []
+        for _ in range(n):
+            tool = rng.choice(spec.tools)["function"]
+            args = _random_object(tool.get("parameters") or {}, rng, words)
+            actions.append(Action({"tool": tool["name"], "arguments": args}, {"tool": tool["name"], "arguments": args}))
+        answer = rng.choice([None, rng.choice(words), str(rng.randint(0, 1000))])
+        actions.append(Action({"answer": answer}, {"answer": answer}))
+        return _Scripted(actions)
+
+    async def aclose(self) -> None:
+        pass
+
+
+def _random_object(schema: dict[str, Any], rng: random.Random, words: list[str]) -> dict[str, Any]:
+    required = set(schema.get("required") or [])
+    out = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        if name in required or rng.random() < 0.5:
+            out[name] = _random_value(prop, rng, words)
+    return out
+
+
+def _random_value(prop: dict[str, Any], rng: random.Random, words: list[str]) -> Any:
+    options = prop.get("anyOf")
+    if options:
+        return _random_value(rng.choice(options), rng, words)
+    if "enum" in prop:
+        return rng.choice(prop["enum"])
+    kind = prop.get("type")
+    if kind == "integer":
+        return rng.randint(0, 60)
+    if kind == "number":
+        return round(rng.uniform(0, 500), 2)
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "array":
+        return [_random_value(prop.get("items") or {"type": "string"}, rng, words) for _ in range(rng.randint(0, 2))]
+    if kind == "object":
+        return _random_object(prop, rng, words)
+    return rng.choice(words)
+
+
+# -- an OpenAI-compatible chat model -------------------------------------------------------------
+class ChatAgent:
+    """A chat model behind ``ChatClient``. ``tool_format``: ``native`` (the API's ``tools`` and
+    ``tool_calls``), ``text`` (tools in the system prompt, ``<tool_call>`` blocks in the reply, results in
+    ``<tool_response>`` blocks) or ``auto`` (native, falling back to text when the server refuses tools).
+    ``history=k`` sends only the last k turns after the task (AWM uses 3)."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        client: ChatClient,
+        *,
+        tool_format: str = "auto",
+        history: int | None = None,
+        temperature: float | None = 0.7,
+        max_tokens: int | None = None,
+        max_calls_per_turn: int = 16,
+    ):
+        if tool_format not in ("auto", "native", "text"):
+            raise ValueError(f"tool_format must be auto, native or text, not {tool_format!r}")
+        if history is not None and history < 1:
+            raise ValueError("history must be at least 1")
+        self.client = client
+        self.model: str | None = client.model
+        self.tool_format = tool_format
+        self.text_mode = tool_format == "text"
+        self.history = history
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.max_calls_per_turn = max_calls_per_turn
+
+    def start(self, spec: EpisodeSpec) -> AgentEpisode:
+        return _ChatEpisode(self, spec)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+@dataclass
+class _ChatEpisode:
+    agent: ChatAgent
+    spec: EpisodeSpec
+    turns: list[list[dict[str, Any]]] = field(default_factory=list)
+    text_mode: bool = False
+
+    def __post_init__(self) -> None:
+        self.text_mode = self.agent.text_mode
+
+    def _messages(self) -> list[dict[str, Any]]:
+        head = [
+            {"role": "system", "content": system_prompt(self.spec.world, self.text_mode)},
+            {"role": "user", "content": self.spec.instruction},
+        ]
+        turns = self.turns if self.agent.history is None else self.turns[-self.agent.history :]
+        return head + [m for t in turns for m in t]
+
+    async def act(self) -> Turn:
+        a = self.agent
+        requests = 0
+        while True:
+            requests += 1
+            try:
+                comp = await a.client.complete(
+                    self._messages(),
+                    tools=None if self.text_mode else self.spec.tools,
+                    temperature=a.temperature,
+                    max_tokens=a.max_tokens,
+                    seed=self.spec.seed % 2**31,
+                )
+                break
+            except ToolsUnsupported:
+                if a.tool_format != "auto" or self.text_mode or self.turns:
+                    raise
+                a.text_mode = self.text_mode = True  # this server has no native tools: use text from now on
+        msg = comp.message
+        content = msg.get("content")
+        content = content if isinstance(content, str) else None
+        native = [c for c in (msg.get("tool_calls") or []) if c is not None][: a.max_calls_per_turn]
+        actions: list[Action] = []
+        if native:
+            calls = []
+            for i, call in enumerate(native):
+                call = dict(call) if isinstance(call, dict) else {"function": call}
+                call_id = str(call.get("id") or f"call_{len(self.turns)}_{i}")
+                parsed = parse_openai_message({"tool_calls": [call]})
+                actions.append(Action(to_json_action(parsed), call, call_id))
+                calls.append(_echo_call(call, call_id))
+            assistant: dict[str, Any] = {"role": "assistant", "content": content, "tool_calls": calls}
+        else:
+            text = content or ""
+            blocks = _TOOL_CALL_BLOCK.findall(_THINK.sub("", text))[: a.max_calls_per_turn]
+            actions = [Action(to_json_action(parse_hermes(b)), b) for b in blocks]
+            if not actions:
+                parsed = parse_openai_message({"content": text})
+                answer = parsed.text if isinstance(parsed, Answer) else text
+                actions = [Action({"answer": answer}, text)]
+            assistant = {"role": "assistant", "content": text}
+        self.turns.append([assistant])
+        return Turn(actions, requests, comp.prompt_tokens, comp.completion_tokens)
+
+    def observe(self, action: Action, observation: str) -> None:
+        turn = self.turns[-1]
+        if action.call_id is not None:
+            turn.append({"role": "tool", "tool_call_id": action.call_id, "content": observation})
+            return
+        block = f"<tool_response>\n{observation}\n</tool_response>"
+        if turn[-1]["role"] == "user":
+            turn[-1]["content"] += "\n" + block
+        else:
+            turn.append({"role": "user", "content": block})
+
+
+def _echo_call(call: dict[str, Any], call_id: str) -> dict[str, Any]:
+    """The tool call as sent back in the history; unparseable arguments become ``{}`` (servers that
+    re-render the chat template reject invalid JSON), the tool's answer tells the model what was wrong."""
+    raw = call.get("function")
+    fn: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    name = fn.get("name") if isinstance(fn.get("name"), str) else "invalid"
+    args = fn.get("arguments")
+    if isinstance(args, dict):
+        args = json.dumps(args, ensure_ascii=False)
+    try:
+        ok = isinstance(args, str) and isinstance(json.loads(args), dict)
+    except json.JSONDecodeError:
+        ok = False
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": args if ok else "{}"}}
+
+
+BUILTIN = {"oracle": OracleAgent, "random": RandomAgent, "noop": NoopAgent}

@@ -1,0 +1,310 @@
+"""The eval loop: k trials of each selected task, run by an agent over the Gymnasium env, with bounded
+concurrency, per-episode timeouts, and one ``EvalRecord`` per episode appended to ``results.jsonl``.
+
+- Concurrency: ``concurrency`` worker coroutines share one job queue (and one HTTP client). Environment
+  steps run inline on the event loop (a step is well under a millisecond); LLM requests are awaited.
+- Timeouts and retries: each LLM request has a timeout and is retried with backoff on timeouts, 429 and
+  5xx (``ChatClient``); each episode also has a wall-clock limit.
+- Failures are classified (see ``awm.eval.records``): an agent's bad tool call is an observation and
+  the episode goes on; an exhausted budget is ``truncated``; an infrastructure failure is
+  ``infra_error`` and is never scored. A refused request (bad model name or key) stops the run.
+- Seeds are sha256-derived from (run seed, env, task, trial); ``--tasks N`` picks the same N tasks of
+  each environment for every run (sha256 order), so runs of different models are comparable.
+- Resuming: rerunning into the same ``out`` directory skips episodes already scored and retries the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gymnasium.wrappers import TimeLimit
+
+from awm.errors import AwmError
+from awm.eval.agents import Agent, EpisodeSpec
+from awm.eval.llm import ContextLengthExceeded, LLMError, LLMRefused
+from awm.eval.records import EvalRecord, InfraProblem, Status, TokenUsage
+from awm.gym.factory import make_env
+from awm.gym.trajectory import StepRecord, TrajectoryRecord
+from awm.registry import Registry, default_registry, registry_for
+from awm.world import stable_int
+
+RESULTS = "results.jsonl"
+RUN_INFO = "run.json"
+
+
+class EvalConfigError(AwmError):
+    """The run cannot start (unknown environment, a mismatching earlier run in ``out``, ...)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    env: str
+    task_id: str
+    trial: int
+    seed: int
+
+
+@dataclass
+class EvalConfig:
+    out: Path
+    envs: Sequence[str] | None = None  # None: every environment in the registry
+    tasks: int | None = None  # first N tasks of each env in sha256 order; None: all
+    task_ids: Sequence[str] | None = None  # explicit task ids (over the selected envs)
+    k: int = 1
+    seed: int = 0
+    concurrency: int = 8
+    max_steps: int = 30
+    episode_timeout: float = 1800.0
+    paths: Sequence[str] = ()
+    overwrite: bool = False
+    run_id: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)  # recorded in run.json (base URL, temperature, ...)
+
+
+@dataclass
+class EvalResult:
+    out: Path
+    records: list[EvalRecord]  # this invocation's episodes
+    skipped: int  # already scored by an earlier invocation
+    seconds: float
+    fatal: str | None = None
+
+    @property
+    def episodes_per_s(self) -> float:
+        return len(self.records) / self.seconds if self.seconds > 0 else 0.0
+
+    def count(self, status: Status) -> int:
+        return sum(r.status == status for r in self.records)
+
+
+def _registry(paths: Sequence[str]) -> Registry:
+    return registry_for(tuple(paths)) if paths else default_registry()
+
+
+def plan(cfg: EvalConfig, registry: Registry | None = None) -> list[Job]:
+    """Every (env, task, trial) of the run, with its seed."""
+    reg = registry or _registry(cfg.paths)
+    names = list(cfg.envs) if cfg.envs else reg.names()
+    if cfg.k < 1:
+        raise EvalConfigError("k must be at least 1")
+    jobs = []
+    for env in names:
+        try:
+            world = reg.load(env)
+        except AwmError as e:
+            raise EvalConfigError(str(e)) from e
+        ids = list(world.task_ids)
+        if cfg.task_ids:
+            ids = [t for t in ids if t in set(cfg.task_ids)]
+        if cfg.tasks is not None:
+            ids = sorted(ids, key=lambda t: stable_int("tasks", env, t))[: cfg.tasks]
+            ids = [t for t in world.task_ids if t in ids]
+        for task_id in ids:
+            for trial in range(cfg.k):
+                jobs.append(Job(env, task_id, trial, stable_int("eval", cfg.seed, env, task_id, trial) % 2**31))
+    if cfg.task_ids and not jobs:
+        raise EvalConfigError(f"none of the task ids {list(cfg.task_ids)} is in {names}")
+    return jobs
+
+
+def read_records(path: Path) -> list[EvalRecord]:
+    """The records of a results file; for a key run more than once, the last line wins."""
+    if not path.exists():
+        return []
+    latest: dict[tuple[str, str, int], EvalRecord] = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                rec = EvalRecord.model_validate_json(line)
+                latest[rec.key] = rec
+    return list(latest.values())
+
+
+async def run_eval(
+    agent: Agent,
+    cfg: EvalConfig,
+    *,
+    registry: Registry | None = None,
+    on_record: Callable[[EvalRecord], None] | None = None,
+) -> EvalResult:
+    """Run every planned episode not already scored in ``cfg.out``; append one record per episode."""
+    reg = registry or _registry(cfg.paths)
+    jobs = plan(cfg, reg)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results, info_path = out / RESULTS, out / RUN_INFO
+    run_id = cfg.run_id or out.name
+    identity = {"agent": agent.name, "model": agent.model}
+    if cfg.overwrite:
+        results.unlink(missing_ok=True)
+    elif info_path.exists():
+        before = json.loads(info_path.read_text())
+        if {k: before.get(k) for k in identity} != identity:
+            raise EvalConfigError(
+                f"{out} holds a run of {before.get('agent')}/{before.get('model')}; "
+                "choose another --out or pass --overwrite"
+            )
+    done = {r.key for r in read_records(results) if r.scored}
+    todo = [j for j in jobs if (j.env, j.task_id, j.trial) not in done]
+    info = {
+        "run_id": run_id,
+        **identity,
+        "envs": sorted({j.env for j in jobs}),
+        "tasks": len({(j.env, j.task_id) for j in jobs}),
+        "k": cfg.k,
+        "seed": cfg.seed,
+        "max_steps": cfg.max_steps,
+        "concurrency": cfg.concurrency,
+        **cfg.meta,
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    info_path.write_text(json.dumps(info, indent=2) + "\n")
+
+    queue: asyncio.Queue[Job] = asyncio.Queue()
+    for j in todo:
+        queue.put_nowait(j)
+    records: list[EvalRecord] = []
+    fatal: list[str] = []
+    started = time.perf_counter()
+    with results.open("a", encoding="utf-8") as sink:
+
+        async def worker() -> None:
+            while not fatal:
+                try:
+                    job = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                rec, problem = await run_episode(agent, job, cfg, run_id, reg)
+                if problem is not None:
+                    fatal.append(problem)
+                    return
+                records.append(rec)
+                sink.write(rec.model_dump_json() + "\n")
+                sink.flush()
+                if on_record is not None:
+                    on_record(rec)
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(max(1, min(cfg.concurrency, len(todo))))))
+        finally:
+            await agent.aclose()
+    seconds = time.perf_counter() - started
+    info.update(
+        finished=datetime.now(UTC).isoformat(timespec="seconds"),
+        episodes=len(records),
+        seconds=round(seconds, 3),
+        episodes_per_s=round(len(records) / seconds, 2) if seconds > 0 else None,
+        fatal=fatal[0] if fatal else None,
+    )
+    info_path.write_text(json.dumps(info, indent=2) + "\n")
+    return EvalResult(out, records, len(jobs) - len(todo), seconds, fatal[0] if fatal else None)
+
+
+class _EnvFailure(Exception):
+    pass
+
+
+async def run_episode(
+    agent: Agent, job: Job, cfg: EvalConfig, run_id: str, registry: Registry | None = None
+) -> tuple[EvalRecord, str | None]:
+    """One episode; returns its record, and a message when the run must stop (the endpoint refused)."""
+    started = time.perf_counter()
+    reg = registry or _registry(cfg.paths)
+    world = reg.load(job.env)
+    env = TimeLimit(make_env(job.env, paths=list(cfg.paths) or None), max_episode_steps=cfg.max_steps)
+    _obs, info = env.reset(seed=job.seed, options={"task_id": job.task_id})
+    traj = TrajectoryRecord(
+        run_id=run_id,
+        env_id=info["env_id"],
+        task_id=job.task_id,
+        task_kind=info["task_kind"],
+        instruction=info["instruction"],
+        seed=job.seed,
+        steps=[],
+    )
+    spec = EpisodeSpec(world, job.env, job.task_id, info["instruction"], info["tools"], job.seed, cfg.max_steps)
+    usage = TokenUsage()
+    status: Status = Status.infra_error
+    outcome: float | None = None
+    error: InfraProblem | None = None
+    truncation: str | None = None
+    fatal: str | None = None
+    try:
+        async with asyncio.timeout(cfg.episode_timeout):
+            episode = agent.start(spec)
+            finished = False
+            while not finished:
+                turn = await episode.act()
+                usage.requests += turn.requests
+                usage.prompt_tokens += turn.prompt_tokens
+                usage.completion_tokens += turn.completion_tokens
+                for action in turn.actions:
+                    try:
+                        obs, reward, terminated, truncated, info = env.step(action.env_action)
+                    except Exception as e:  # agent mistakes never raise: this is a bug in the environment
+                        raise _EnvFailure(f"{type(e).__name__}: {e}") from e
+                    traj.steps.append(
+                        StepRecord(
+                            action=action.raw,
+                            observation=obs,
+                            tool=info.get("tool"),
+                            ok=bool(info.get("ok", False)),
+                            error=info.get("error"),
+                            diff=info.get("diff") or [],
+                            reward=float(reward),
+                            reward_components=info.get("reward_components") or {},
+                        )
+                    )
+                    if terminated:
+                        outcome = float(info.get("outcome") or 0.0)
+                        status = Status.passed if outcome == 1.0 else Status.failed
+                        traj.outcome = info.get("outcome")
+                        finished = True
+                        break
+                    if truncated:
+                        status, outcome, truncation, finished = Status.truncated, 0.0, "max_steps", True
+                        traj.truncated = True
+                        break
+                    episode.observe(action, obs)
+    except ContextLengthExceeded as e:
+        status, outcome, truncation = Status.truncated, 0.0, e.reason
+        traj.truncated = True
+    except LLMRefused as e:
+        error, fatal = InfraProblem(kind=e.kind, message=str(e)), str(e)
+    except LLMError as e:
+        error = InfraProblem(kind=e.kind, message=str(e))
+    except TimeoutError:
+        error = InfraProblem(kind="episode_timeout", message=f"the episode took longer than {cfg.episode_timeout:g} s")
+    except _EnvFailure as e:
+        error = InfraProblem(kind="env_error", message=str(e))
+    except Exception as e:  # a bug in the agent: record it, never score it
+        tb = traceback.format_exception_only(type(e), e)[-1].strip()
+        error = InfraProblem(kind="agent_error", message=tb)
+    finally:
+        env.close()
+    traj.total_reward = sum(s.reward for s in traj.steps)
+    rec = EvalRecord(
+        run_id=run_id,
+        agent=agent.name,
+        model=agent.model,
+        env=job.env,
+        task_id=job.task_id,
+        trial=job.trial,
+        seed=job.seed,
+        status=status,
+        outcome=outcome,
+        error=error,
+        truncation=truncation,
+        usage=usage,
+        seconds=round(time.perf_counter() - started, 4),
+        trajectory=traj,
+    )
+    return rec, fatal

@@ -1,0 +1,271 @@
+"""Our environments as TRL ``environment_factory`` classes, plus reward functions over our reward channels.
+
+``environment_class(world)`` builds a class with one method per tool, generated from the registry's JSON
+schemas (``transformers.utils.get_json_schema`` reads the tool schema back from the signature and the
+docstring; TRL's tool loop calls the methods). TRL creates one instance per rollout and calls
+``reset(**row)`` with the dataset row (``task_id``, ``seed``), which starts an isolated episode.
+
+Reward functions (TRL signature ``f(prompts, completions, environments, **kw) -> list[float]``):
+
+- ``outcome_reward``: the verifier's 0/1 on the final state and the final answer (the last assistant
+  message). A rollout cut off while still calling tools scores 0, as a truncated eval episode does.
+- ``progress_reward``: Φ of the final state (partial credit; biased toward half-done work, keep it small).
+- ``validity_reward``: minus the fraction of tool calls that were invalid or failed.
+- ``gated_process_reward``: outcome × (fraction of calls that were valid, not redundant, not no-ops):
+  process quality counts only when the task was solved (outcome-gated, seeds §3).
+Step-level channels stay on the instance (``env.channels``: one ``RewardChannels`` per tool call) for a
+custom advantage; ``turn_rewards`` turns them into per-call scalars, e.g. potential-based shaping.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, ClassVar, Literal
+
+from awm.actions import observation_text
+from awm.bundle import ToolSpec
+from awm.episode import Episode
+from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
+from awm.world import World
+
+RESERVED = frozenset({"reset", "get_reward"})
+_THINK = re.compile(r"<think>.*?</think>", re.S)
+_SCALARS: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool}
+
+
+class AwmToolEnv:
+    """Base of the generated classes: one episode of ``world`` per rollout."""
+
+    world: ClassVar[World]
+    max_observation_chars: ClassVar[int | None] = None
+
+    def __init__(self) -> None:
+        self.episode: Episode | None = None
+        self.channels: list[RewardChannels] = []  # one per tool call, in order
+        self.final: RewardChannels | None = None  # the submit step's channels (outcome, checks, ...)
+        self.truncated = False
+
+    def reset(self, task_id: str | None = None, seed: int = 0, **row: Any) -> str | None:
+        """Start a fresh episode; the dataset row's prompt already holds the task."""
+        if self.episode is not None:
+            self.episode.close()
+        self.episode = self.world.episode(task_id, seed=int(seed or 0))
+        self.channels, self.final, self.truncated = [], None, False
+        return None
+
+    def _call(self, name: str, arguments: dict[str, Any]) -> str:
+        ep = self.episode
+        if ep is None:
+            raise RuntimeError("reset() was not called")
+        if ep.done:
+            return json.dumps({"ok": False, "error": {"code": "episode_ended", "message": "the episode has ended"}})
+        res = ep.call(name, arguments)
+        self.channels.append(res.rewards)
+        text = observation_text(res)
+        limit = self.max_observation_chars
+        if limit is not None and len(text) > limit:
+            text = text[:limit] + f"... [{len(text) - limit} more characters cut; narrow the request]"
+        return text
+
+    def _finish(self, answer: str | None, truncated: bool = False) -> RewardChannels:
+        """End the episode with ``answer`` (once; later calls return the same verdict)."""
+        if self.final is None:
+            ep = self.episode
+            if ep is None:
+                raise RuntimeError("reset() was not called")
+            self.truncated = truncated
+            self.final = ep.submit(answer).rewards
+        return self.final
+
+
+def environment_class(world: World, *, max_observation_chars: int | None = None) -> type[AwmToolEnv]:
+    """A TRL environment class for ``world``: ``reset`` plus one public method per tool."""
+    methods: dict[str, Any] = {}
+    for spec in world.tool_specs():
+        if spec.name in RESERVED or spec.name.startswith("_") or not spec.name.isidentifier():
+            raise ValueError(f"tool name {spec.name!r} cannot be a method of a TRL environment")
+        methods[spec.name] = _tool_method(spec)
+    name = "".join(p.title() for p in world.id.split("_")) + "Env"
+    attrs = {"world": world, "max_observation_chars": max_observation_chars, "__module__": __name__, **methods}
+    return type(name, (AwmToolEnv,), attrs)
+
+
+def _tool_method(spec: ToolSpec) -> Any:
+    props: dict[str, Any] = dict(spec.parameters.get("properties", {}))
+    required = set(spec.parameters.get("required", []))
+    name = spec.name
+
+    def method(self: AwmToolEnv, **kwargs: Any) -> str:
+        return self._call(name, kwargs)
+
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    annotations: dict[str, Any] = {}
+    for pname, prop in props.items():
+        hint, nullable = _annotation(prop)
+        optional = pname not in required
+        if nullable:
+            hint = hint | None
+        annotations[pname] = hint
+        default = inspect.Parameter.empty if not optional else prop.get("default")
+        params.append(inspect.Parameter(pname, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint))
+    annotations["return"] = str
+    method.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
+    method.__annotations__ = annotations
+    method.__name__ = method.__qualname__ = name
+    doc = " ".join(spec.description.split()) or name
+    if props:
+        doc += "\n\nArgs:" + "".join(f"\n    {p}: {_arg_doc(v)}" for p, v in props.items())
+    method.__doc__ = doc + "\n\nReturns:\n    The tool's result or error, as JSON."
+    return method
+
+
+def _annotation(prop: dict[str, Any]) -> tuple[Any, bool]:
+    """(Python type, nullable) for a JSON Schema property."""
+    options = prop.get("anyOf")
+    if options:
+        nullable = any(o.get("type") == "null" for o in options)
+        rest = [o for o in options if o.get("type") != "null"]
+        hints = [_annotation(o)[0] for o in rest] or [Any]
+        hint = hints[0]
+        for h in hints[1:]:
+            hint = hint | h
+        return hint, nullable
+    if "enum" in prop:
+        return Literal[tuple(prop["enum"])], False
+    kind = prop.get("type")
+    if kind == "array":
+        item, _ = _annotation(prop.get("items") or {})
+        return list[item], False  # type: ignore[valid-type]
+    if kind == "object":
+        return dict[str, Any], False
+    return _SCALARS.get(str(kind), Any), False
+
+
+def _arg_doc(prop: dict[str, Any]) -> str:
+    return " ".join(str(prop.get("description") or prop.get("title") or "no description").split())
+
+
+def environment_factories(worlds: Sequence[World], **kwargs: Any) -> dict[str, type[AwmToolEnv]]:
+    """``{env name: class}`` for ``GRPOTrainer(environment_factory=...)`` (rows carry ``environment``)."""
+    return {w.id: environment_class(w, **kwargs) for w in worlds}
+
+
+# -- rewards --------------------------------------------------------------------------------------
+def final_answer(completion: Any) -> tuple[str | None, bool]:
+    """(the answer, truncated): the last assistant message's text; truncated if it still calls tools."""
+    if isinstance(completion, str):
+        return _THINK.sub("", completion).strip(), False
+    for msg in reversed(completion or []):
+        if msg.get("role") != "assistant":
+            continue
+        if msg.get("tool_calls"):
+            return None, True
+        content = msg.get("content")
+        if isinstance(content, list):
+            content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+        return (_THINK.sub("", content).strip() if isinstance(content, str) else None), False
+    return None, True
+
+
+def _finished(completions: Sequence[Any], environments: Sequence[AwmToolEnv]) -> list[RewardChannels]:
+    out = []
+    for completion, env in zip(completions, environments, strict=True):
+        if env.final is None:
+            answer, truncated = final_answer(completion)
+            env._finish(answer, truncated)
+        assert env.final is not None
+        out.append(env.final)
+    return out
+
+
+def outcome_reward(completions: Sequence[Any], environments: Sequence[AwmToolEnv], **_: Any) -> list[float]:
+    """1.0 iff the verifier passes the final state and answer (0 when the rollout was cut off)."""
+    finals = _finished(completions, environments)
+    return [0.0 if env.truncated else float(f.outcome or 0.0) for f, env in zip(finals, environments, strict=True)]
+
+
+def progress_reward(completions: Sequence[Any], environments: Sequence[AwmToolEnv], **_: Any) -> list[float]:
+    """Φ of the final state: the weighted fraction of the task's checks that hold."""
+    return [f.progress for f in _finished(completions, environments)]
+
+
+def validity_reward(completions: Sequence[Any], environments: Sequence[AwmToolEnv], **_: Any) -> list[float]:
+    """Minus the fraction of tool calls that were invalid, failed, or timed out (0 with no calls)."""
+    _finished(completions, environments)
+    out = []
+    for env in environments:
+        bad = sum((not c.valid) or c.tool_error or c.timeout for c in env.channels)
+        out.append(-bad / len(env.channels) if env.channels else 0.0)
+    return out
+
+
+def gated_process_reward(completions: Sequence[Any], environments: Sequence[AwmToolEnv], **_: Any) -> list[float]:
+    """Outcome × the fraction of clean calls (valid, no error, not redundant, not a no-op): 0 unless solved."""
+    outcomes = outcome_reward(completions, environments)
+    out = []
+    for o, env in zip(outcomes, environments, strict=True):
+        clean = sum(c.valid and not (c.tool_error or c.timeout or c.redundant or c.noop) for c in env.channels)
+        out.append(o * (clean / len(env.channels) if env.channels else 1.0))
+    return out
+
+
+REWARDS = {
+    "outcome": outcome_reward,
+    "progress": progress_reward,
+    "validity": validity_reward,
+    "gated_process": gated_process_reward,
+}
+
+
+def turn_rewards(env: AwmToolEnv, spec: str | RewardSpec | RewardFn = "shaped") -> list[float]:
+    """Per-step scalar rewards of a finished rollout (each tool call, then the final answer), composed from
+    the step channels, for a custom per-turn advantage. The shaping term is recomputed with the spec's γ:
+    F_t = γ·Φ(s_t+1) − Φ(s_t), Φ(terminal) = 0 (potential-based, so the optimal policy is unchanged).
+    With γ = 1 the terms telescope to −Φ(s_0), a constant per task: trajectory-level GRPO gains nothing
+    from them, per-turn advantages (or γ < 1) do."""
+    fn, gamma = reward_fn(spec)
+    ep = env.episode
+    if ep is None:
+        return []
+    steps = [*env.channels, *([env.final] if env.final is not None else [])]
+    phi = ep.task.initial_progress
+    out = []
+    for i, ch in enumerate(steps):
+        terminal = env.final is not None and i == len(steps) - 1
+        after = 0.0 if terminal else ch.progress
+        out.append(float(fn(replace(ch, progress_delta=gamma * after - phi))))
+        phi = after
+    return out
+
+
+# -- data -----------------------------------------------------------------------------------------
+def task_rows(
+    worlds: Sequence[World], task_ids: Sequence[str] | None = None, repeats: int = 1, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Dataset rows: the chat prompt (system + task), ``environment``, ``task_id`` and a sha256-derived ``seed``."""
+    from awm.chat import system_prompt
+    from awm.world import stable_int
+
+    rows = []
+    for r in range(repeats):
+        for w in worlds:
+            for tid in w.task_ids:
+                if task_ids and tid not in task_ids:
+                    continue
+                prompt = [
+                    {"role": "system", "content": system_prompt(w)},
+                    {"role": "user", "content": w.task(tid).task.instruction},
+                ]
+                rows.append(
+                    {
+                        "prompt": prompt,
+                        "environment": w.id,
+                        "task_id": tid,
+                        "seed": stable_int("train", seed, w.id, tid, r) % 2**31,
+                    }
+                )
+    return rows

@@ -1,0 +1,93 @@
+"""A scripted OpenAI-compatible chat-completions server (FastAPI + uvicorn in a thread, 127.0.0.1, port 0).
+
+Each request is answered by ``script(body) -> Reply``: a JSON body to return, an HTTP error, or a hang.
+The script sees the whole request (messages, tools), so it can play a task's gold solution, emit malformed
+tool calls or unknown tools, or fail on purpose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+
+@dataclass
+class Reply:
+    body: dict[str, Any] | None = None
+    status: int = 200
+    hang: float = 0.0  # seconds to sleep before answering
+
+
+@dataclass
+class FakeServer:
+    url: str
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    authorization: list[str | None] = field(default_factory=list)
+
+
+def completion(
+    content: str | None = None, tool_calls: list[dict[str, Any]] | None = None, finish: str | None = None
+) -> Reply:
+    msg: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls:
+        msg["tool_calls"] = tool_calls
+    return Reply(
+        {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "model": "fake",
+            "choices": [
+                {"index": 0, "message": msg, "finish_reason": finish or ("tool_calls" if tool_calls else "stop")}
+            ],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+        }
+    )
+
+
+def tool_call(name: str, arguments: str, call_id: str = "call_0") -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+@contextmanager
+def fake_openai(script: Callable[[dict[str, Any]], Reply]) -> Iterator[FakeServer]:
+    app = FastAPI()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = FakeServer(f"http://127.0.0.1:{sock.getsockname()[1]}/v1")
+
+    @app.post("/v1/chat/completions")
+    async def chat(request: Request) -> JSONResponse:
+        body = await request.json()
+        server.requests.append(body)
+        server.authorization.append(request.headers.get("authorization"))
+        reply = script(body)
+        if reply.hang:
+            await asyncio.sleep(reply.hang)
+        if reply.status != 200:
+            body = reply.body or {"error": {"message": "scripted failure", "code": reply.status}}
+            return JSONResponse(body, reply.status)
+        return JSONResponse(reply.body)
+
+    uv = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="off", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not uv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("fake server did not start")
+        time.sleep(0.01)
+    try:
+        yield server
+    finally:
+        uv.should_exit = True
+        thread.join(5)

@@ -1,0 +1,144 @@
+"""TRL environment classes generated from the registry, and the reward functions over our channels."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+
+import pytest
+
+import awm
+from awm.registry import default_registry
+from awm.train import (
+    REWARDS,
+    environment_class,
+    environment_factories,
+    final_answer,
+    gated_process_reward,
+    outcome_reward,
+    progress_reward,
+    task_rows,
+    turn_rewards,
+    validity_reward,
+)
+
+
+def gold_completion(world: awm.World, task_id: str) -> list[dict]:
+    gold = world.task(task_id).verifier.gold
+    msgs: list[dict] = []
+    for c in gold.calls:
+        call = {"type": "function", "function": {"name": c.tool, "arguments": c.arguments}}
+        msgs += [{"role": "assistant", "tool_calls": [call]}, {"role": "tool", "name": c.tool, "content": "{}"}]
+    return [*msgs, {"role": "assistant", "content": f"<think>ok</think>{gold.answer or 'Done.'}"}]
+
+
+def play_gold(cls: type, task_id: str, seed: int = 0):
+    env = cls()
+    env.reset(task_id=task_id, seed=seed, prompt=[], environment="x")
+    for c in cls.world.task(task_id).verifier.gold.calls:
+        out = json.loads(getattr(env, c.tool)(**c.arguments))
+        assert out["ok"], out
+    return env
+
+
+def test_one_method_per_tool_and_no_extra_public_members() -> None:
+    for name in default_registry().names():
+        world = awm.load(name)
+        cls = environment_class(world)
+        public = {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+        assert public == {t.name for t in world.tool_specs()} | {"reset"}
+
+
+def test_gold_solutions_score_1_through_the_generated_methods() -> None:
+    for name in default_registry().names():
+        world = awm.load(name)
+        cls = environment_class(world)
+        for task_id in world.task_ids:
+            env = play_gold(cls, task_id)
+            assert outcome_reward([gold_completion(world, task_id)], [env]) == [1.0], (name, task_id)
+            assert env.episode is not None and env.episode.done
+            assert gated_process_reward([gold_completion(world, task_id)], [env]) == [1.0]
+
+
+def test_rewards_for_failures_truncation_and_bad_calls() -> None:
+    world = awm.load("online_store")
+    cls = environment_class(world)
+    # nothing done: outcome 0, no calls
+    env = cls()
+    env.reset(task_id="t09_approve_priya_return")
+    assert outcome_reward(["I could not."], [env]) == [0.0] and validity_reward([""], [env]) == [0.0]
+    # the gold path but cut off while still calling tools: truncated, scored 0 though the state is right
+    env = play_gold(cls, "t09_approve_priya_return")
+    cut = [{"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "x", "arguments": {}}}]}]
+    assert outcome_reward([cut], [env]) == [0.0] and env.truncated and env.final is not None
+    assert env.final.outcome == 1.0 and progress_reward([cut], [env]) == [1.0]
+    # bad calls are observations (error codes), counted by the validity reward; long results are cut
+    env = environment_class(world, max_observation_chars=200)()
+    env.reset(task_id="t09_approve_priya_return")
+    assert '"code": "invalid_arguments"' in env.approve_return(rma="nope")
+    assert "more characters cut" in env.list_returns(customer_id=1)
+    assert validity_reward(["no"], [env]) == [-0.5]
+    assert json.loads(env.list_returns(customer_id=1))["error"]["code"] == "episode_ended"
+
+
+def test_turn_rewards_expose_potential_based_shaping() -> None:
+    world = awm.load("clinic")
+    cls = environment_class(world)
+    env = play_gold(cls, "t09_record_payment")
+    outcome_reward([gold_completion(world, "t09_record_payment")], [env])
+    shaped = turn_rewards(env, "shaped")
+    outcome_only = turn_rewards(env, "outcome")
+    assert len(shaped) == len(env.channels) + 1 and outcome_only[-1] == 1.0 and sum(outcome_only[:-1]) == 0
+    # γ = 1: the shaping terms telescope to Φ(terminal) − Φ(s0) = −Φ(s0), a constant per task
+    initial = world.task("t09_record_payment").initial_progress
+    assert sum(shaped) == pytest.approx(1.0 - initial)
+    # the recomputed terms match the ones the episode recorded (γ = 1)
+    assert shaped[:-1] == pytest.approx([c.progress_delta for c in env.channels])
+    # γ < 1: F_t = γΦ(s') − Φ(s); a step that raises Φ earns more than it costs later
+    discounted = turn_rewards(env, awm.RewardSpec(shaping=1.0, gamma=0.9, outcome=0.0))
+    phis = [initial, *(c.progress for c in env.channels), 0.0]
+    assert discounted == pytest.approx([0.9 * b - a for a, b in itertools.pairwise(phis)])
+    assert max(c.progress for c in env.channels) == 1.0
+
+
+def test_final_answer_parsing() -> None:
+    assert final_answer("<think>hm</think> 42") == ("42", False)
+    called = {"role": "assistant", "content": "x", "tool_calls": [{"type": "function", "function": {"name": "t"}}]}
+    assert final_answer([called]) == (None, True)
+    assert final_answer([{"role": "assistant", "content": "x"}, {"role": "tool", "content": "{}"}]) == ("x", False)
+    assert final_answer([{"role": "assistant", "content": [{"type": "text", "text": "a"}]}]) == ("a", False)
+    assert final_answer([]) == (None, True)
+
+
+def test_task_rows_route_to_their_environment() -> None:
+    worlds = [awm.load("clinic"), awm.load("online_store")]
+    rows = task_rows(worlds, repeats=2)
+    assert len(rows) == 2 * sum(len(w.tasks) for w in worlds)
+    assert {r["environment"] for r in rows} == {"clinic", "online_store"}
+    assert rows == task_rows(worlds, repeats=2) and len({r["seed"] for r in rows}) == len(rows)
+    assert rows[0]["prompt"][0]["role"] == "system" and rows[0]["prompt"][1]["role"] == "user"
+    factories = environment_factories(worlds)
+    assert set(factories) == {"clinic", "online_store"} and set(REWARDS) >= {"outcome", "gated_process"}
+
+
+def test_json_schemas_read_back_from_the_generated_methods() -> None:
+    pytest.importorskip("transformers", reason="needs the train extra")
+    from transformers.utils import get_json_schema
+
+    for name in default_registry().names():
+        world = awm.load(name)
+        cls = environment_class(world)
+        for spec in world.tool_specs():
+            fn = get_json_schema(getattr(cls, spec.name))["function"]
+            params, props = fn["parameters"], spec.parameters.get("properties", {})
+            assert fn["name"] == spec.name and fn["description"] == " ".join(spec.description.split())
+            assert set(params.get("required", [])) == set(spec.parameters.get("required", []))
+            assert set(params["properties"]) >= set(props)
+            for arg, prop in props.items():
+                got = params["properties"][arg]
+                assert got["description"] == " ".join(prop["description"].split())
+                kinds = [o.get("type") for o in prop.get("anyOf", [prop])]
+                assert got.get("nullable", False) == ("null" in kinds), (spec.name, arg)
+                if "enum" in json.dumps(prop):
+                    assert got["enum"]
