@@ -11,7 +11,6 @@ request header, never in ``repr()`` or an error message.
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,8 +19,8 @@ from typing import Any
 import httpx
 
 from awm.errors import AwmError
+from awm.llm_http import RetryPolicy, TransportFailure, post_json, snippet
 
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524})
 _CONTEXT = re.compile(r"context length|context window|maximum context|too many tokens|prompt is too long", re.I)
 _TOOLS = re.compile(r"tool[_ ]?choice|tool[_ -]?call|\btools\b|function[_ ]calling", re.I)
 
@@ -158,53 +157,21 @@ class ChatClient:
         return self._client
 
     async def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        client = self._http()
-        last, kind = "", "llm_error"
-        for attempt in range(self.retries + 1):
-            delay: float | None = None
-            try:
-                async with asyncio.timeout(self.timeout + 1):
-                    resp = await client.post("/chat/completions", json=body)
-            except (httpx.TimeoutException, TimeoutError):
-                last, kind = f"no answer within {self.timeout:g} s", "llm_timeout"
-            except httpx.TransportError as e:
-                last, kind = f"network error: {type(e).__name__}", "llm_connection"
-            else:
-                if resp.status_code == 200:
-                    try:
-                        data = resp.json()
-                    except ValueError:
-                        data = None
-                    if isinstance(data, dict):
-                        return data
-                    last, kind = "the answer is not a JSON object", "llm_bad_response"
-                elif resp.status_code in RETRY_STATUS or resp.status_code >= 500:
-                    last, kind = f"HTTP {resp.status_code}: {_snippet(resp)}", f"llm_http_{resp.status_code}"
-                    delay = _retry_after(resp)
-                else:
-                    text = _snippet(resp)
-                    if resp.status_code in (400, 413, 422) and _CONTEXT.search(text):
-                        raise ContextLengthExceeded(f"HTTP {resp.status_code}: {text}")
-                    if resp.status_code in (400, 422) and "tools" in body and _TOOLS.search(text):
-                        raise ToolsUnsupported(f"HTTP {resp.status_code}: {text}")
-                    raise LLMRefused(f"POST /chat/completions was refused: HTTP {resp.status_code}: {text}")
-            if attempt == self.retries:
-                break
+        def refused(resp: httpx.Response, sent: dict[str, Any]) -> Exception:
+            text = snippet(resp)
+            if resp.status_code in (400, 413, 422) and _CONTEXT.search(text):
+                return ContextLengthExceeded(f"HTTP {resp.status_code}: {text}")
+            if resp.status_code in (400, 422) and "tools" in sent and _TOOLS.search(text):
+                return ToolsUnsupported(f"HTTP {resp.status_code}: {text}")
+            return LLMRefused(f"POST /chat/completions was refused: HTTP {resp.status_code}: {text}")
+
+        def count_retry() -> None:
             self.retried += 1
-            if delay is None:
-                delay = min(self.max_backoff, self.backoff * 2**attempt) * (1 + random.random() / 4)
-            await asyncio.sleep(min(delay, self.max_backoff))
-        raise LLMUnavailable(f"POST /chat/completions failed after {self.retries + 1} attempt(s): {last}", kind)
 
-
-def _retry_after(resp: httpx.Response) -> float | None:
-    value = resp.headers.get("retry-after")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
-        return None
-
-
-def _snippet(resp: httpx.Response) -> str:
-    text = " ".join(resp.text.split())
-    return text[:300] + ("..." if len(text) > 300 else "")
+        policy = RetryPolicy(self.retries, self.backoff, self.max_backoff, self.timeout)
+        try:
+            return await post_json(
+                self._http(), "/chat/completions", lambda: body, policy, on_refused=refused, on_retry=count_retry
+            )
+        except TransportFailure as e:
+            raise LLMUnavailable(f"POST /chat/completions {e}", e.kind) from None

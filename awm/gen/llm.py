@@ -10,7 +10,6 @@ never part of a cache key, a log line, ``repr()`` or an error message.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,8 +19,7 @@ import httpx
 
 from awm.errors import AwmError
 from awm.gen.cache import ResponseCache
-
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524})
+from awm.llm_http import RETRY_NOW, RetryPolicy, TransportFailure, post_json, snippet
 
 # USD per 1M input / output tokens, list prices when this was written; override with --price-in/--price-out.
 # Unknown models (local vLLM / Ollama) cost 0.
@@ -269,55 +267,26 @@ class LLMClient:
 
     async def _post(self, path: str, body: dict[str, Any], stage: str, *, json_mode: bool) -> dict[str, Any]:
         client, sem = self._ensure()
-        last = ""
-        for attempt in range(self.retries + 1):
-            payload = dict(body)
+
+        def payload() -> dict[str, Any]:
+            out = dict(body)
             if json_mode and self._json_supported:
-                payload["response_format"] = {"type": "json_object"}
-            delay: float | None = None
-            try:
-                async with sem, asyncio.timeout(self.timeout + 5):
-                    resp = await client.post(path, json=payload)
-            except (httpx.TimeoutException, TimeoutError):
-                last = f"no answer within {self.timeout:g} s"
-            except httpx.TransportError as e:
-                last = f"network error: {type(e).__name__}"
-            else:
-                if resp.status_code == 200:
-                    try:
-                        data = resp.json()
-                    except ValueError:
-                        last = "the answer is not JSON"
-                    else:
-                        if isinstance(data, dict):
-                            return data
-                        last = "the answer is not a JSON object"
-                elif resp.status_code == 400 and "response_format" in payload and "response_format" in resp.text:
-                    self._json_supported = False  # this server has no JSON mode: ask without it
-                    last = "JSON mode unsupported"
-                    delay = 0.0
-                elif resp.status_code in RETRY_STATUS or resp.status_code >= 500:
-                    last = f"HTTP {resp.status_code}"
-                    delay = _retry_after(resp)
-                else:
-                    raise LLMError(f"{stage}: POST {path} was refused: HTTP {resp.status_code}: {_snippet(resp)}")
-            if attempt == self.retries:
-                break
+                out["response_format"] = {"type": "json_object"}
+            return out
+
+        def refused(resp: httpx.Response, sent: dict[str, Any]) -> str | Exception:
+            if resp.status_code == 400 and "response_format" in sent and "response_format" in resp.text:
+                self._json_supported = False  # this server has no JSON mode: ask again without it
+                return RETRY_NOW
+            return LLMError(f"{stage}: POST {path} was refused: HTTP {resp.status_code}: {snippet(resp)}")
+
+        def count_retry() -> None:
             self.ledger.tally(stage).retries += 1
-            if delay is None:
-                delay = min(self.max_backoff, self.backoff * 2**attempt) * (1 + random.random() / 4)
-            await asyncio.sleep(min(delay, self.max_backoff))
-        raise LLMError(f"{stage}: POST {path} failed after {self.retries + 1} attempt(s): {last}")
 
-
-def _retry_after(resp: httpx.Response) -> float | None:
-    value = resp.headers.get("retry-after")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
-        return None
-
-
-def _snippet(resp: httpx.Response) -> str:
-    text = " ".join(resp.text.split())
-    return text[:300] + ("..." if len(text) > 300 else "")
+        policy = RetryPolicy(self.retries, self.backoff, self.max_backoff, self.timeout)
+        try:
+            return await post_json(
+                client, path, payload, policy, on_refused=refused, on_retry=count_retry, limit=lambda: sem, grace=5.0
+            )
+        except TransportFailure as e:
+            raise LLMError(f"{stage}: POST {path} {e}") from None
