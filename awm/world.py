@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import importlib.util
@@ -79,6 +80,11 @@ class World:
         if problems:
             raise BundleError(self.id, problems)
         self.task_ids = [t.id for t in files.tasks]
+        self._specs = tuple(
+            ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters)
+            for t in self.tools.values()
+        )
+        self._openai = [s.openai() for s in self._specs]
 
     # -- public ---------------------------------------------------------------------------------
     def episode(
@@ -98,13 +104,12 @@ class World:
             raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, self.task_ids, 3)) from None
 
     def tool_specs(self) -> list[ToolSpec]:
-        return [
-            ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters)
-            for t in self.tools.values()
-        ]
+        """The tools as records (built once; the list is a fresh copy, the records are frozen)."""
+        return list(self._specs)
 
     def openai_tools(self) -> list[dict[str, Any]]:
-        return [s.openai() for s in self.tool_specs()]
+        """The OpenAI ``tools`` entries (a fresh deep copy: callers may change it)."""
+        return copy.deepcopy(self._openai)
 
     @property
     def default_task(self) -> str:

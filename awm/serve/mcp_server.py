@@ -20,6 +20,7 @@ from mcp.server import Server
 
 from awm.errors import EpisodeClosedError
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
+from awm.world import World
 
 SUBMIT = "submit_answer"
 _PATH = re.compile(r"/envs/([^/]+)/mcp/?$")
@@ -37,12 +38,32 @@ def _env_of(ctx: Any) -> str:
     return str(env)
 
 
-def _text(body: dict[str, Any], is_error: bool) -> types.CallToolResult:
+def mcp_tools(world: World) -> types.ListToolsResult:
+    """An environment's tools as MCP tools, plus ``submit_answer``."""
+    tools = [types.Tool(name=s.name, description=s.description, input_schema=s.parameters) for s in world.tool_specs()]
+    if SUBMIT not in world.tools:
+        tools.append(SUBMIT_TOOL)
+    return types.ListToolsResult(tools=tools)
+
+
+def tool_result(body: dict[str, Any], is_error: bool) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=json.dumps(body, default=str))],
         structured_content=body,
         is_error=is_error,
     )
+
+
+SUBMIT_TOOL = types.Tool(
+    name=SUBMIT,
+    description="Give your final answer and end the task. Call it once, when the task is complete "
+    "(answer may be empty for tasks that only change data).",
+    input_schema={
+        "type": "object",
+        "properties": {"answer": {"type": ["string", "null"], "description": "the final answer"}},
+        "additionalProperties": False,
+    },
+)
 
 
 def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False) -> Server[Any]:
@@ -71,24 +92,13 @@ def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False) -> Serve
             raise ApiError("invalid_request", 400, f"episode {slot.id!r} belongs to {slot.env!r}, not {env!r}")
         return slot
 
+    listings: dict[str, types.ListToolsResult] = {}  # per env: the SDK lists tools on every tools/call
+
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        world = store.world(_env_of(ctx))
-        tools = [
-            types.Tool(name=s.name, description=s.description, input_schema=s.parameters) for s in world.tool_specs()
-        ]
-        tools.append(
-            types.Tool(
-                name=SUBMIT,
-                description="Give your final answer and end the task. Call it once, "
-                "when the task is complete (answer may be empty for tasks that only change data).",
-                input_schema={
-                    "type": "object",
-                    "properties": {"answer": {"type": ["string", "null"], "description": "the final answer"}},
-                    "additionalProperties": False,
-                },
-            )
-        )
-        return types.ListToolsResult(tools=tools)
+        env = _env_of(ctx)
+        if env not in listings:
+            listings[env] = mcp_tools(store.world(env))
+        return listings[env]
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
@@ -101,12 +111,12 @@ def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False) -> Serve
             else:
                 res = await slot.run(lambda ep: ep.call(params.name, args))
         except ApiError as e:
-            return _text({"ok": False, "error": {"code": e.code, "message": e.message}}, True)
+            return tool_result({"ok": False, "error": {"code": e.code, "message": e.message}}, True)
         except EpisodeClosedError as e:
-            return _text({"ok": False, "error": {"code": "episode_ended", "message": str(e)}}, True)
+            return tool_result({"ok": False, "error": {"code": "episode_ended", "message": str(e)}}, True)
         body = res.observation()
         if expose_rewards:
             body["rewards"] = res.rewards.to_dict()
-        return _text(body, not res.ok)
+        return tool_result(body, not res.ok)
 
     return Server("awm-gym", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import anyio
@@ -13,25 +12,17 @@ from mcp.server.stdio import stdio_server
 
 from awm.episode import Episode
 from awm.registry import Registry
-from awm.serve.mcp_server import SUBMIT
+from awm.serve.mcp_server import SUBMIT, mcp_tools, tool_result
 
 
 def build_stdio_server(registry: Registry, env: str, task_id: str | None = None, seed: int = 0) -> Server[Any]:
     world = registry.load(env)
     state: dict[str, Episode] = {"ep": world.episode(task_id, seed=seed)}
 
+    listing = mcp_tools(world)
+
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        tools = [
-            types.Tool(name=s.name, description=s.description, input_schema=s.parameters) for s in world.tool_specs()
-        ]
-        tools.append(
-            types.Tool(
-                name=SUBMIT,
-                description="Give your final answer and end the task.",
-                input_schema={"type": "object", "properties": {"answer": {"type": ["string", "null"]}}},
-            )
-        )
-        return types.ListToolsResult(tools=tools)
+        return listing
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         ep = state["ep"]
@@ -42,12 +33,7 @@ def build_stdio_server(registry: Registry, env: str, task_id: str | None = None,
             res = ep.submit(None if args.get("answer") is None else str(args.get("answer")))
         else:
             res = ep.call(params.name, args)
-        body = res.observation()
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=json.dumps(body, default=str))],
-            structured_content=body,
-            is_error=not res.ok,
-        )
+        return tool_result(res.observation(), not res.ok)
 
     return Server(
         f"awm-{env}",
