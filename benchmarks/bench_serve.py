@@ -93,16 +93,28 @@ end
 """
 
 
-def wrk_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
-    """HTTP load from wrk (C, one thread): the Python client saturates a core before the server does."""
+WRK_MCP = """
+local body = '%s'
+local i = 0
+request = function()
+  i = i + 1
+  local headers = {["Content-Type"] = "application/json", ["Accept"] = "application/json, text/event-stream",
+    ["MCP-Protocol-Version"] = "2026-07-28", ["Mcp-Method"] = "tools/call", ["Mcp-Name"] = "%s",
+    ["X-AWM-Episode"] = "wrk-%d-" .. (i %% %d), ["X-AWM-Task"] = "%s"}
+  return wrk.format("POST", "/envs/%s/mcp", headers, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("AWM %%d %%f %%f %%f %%d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1e6, latency:percentile(99) / 1e6, summary.errors.status))
+end
+"""
+
+
+def wrk_run(url: str, script: str, clients: int, seconds: float) -> tuple[float, float, float]:
     import tempfile
 
-    eids = [
-        httpx.post(f"{url}/episodes", json={"env": env, "task_id": task}).json()["episode_id"] for _ in range(clients)
-    ]
-    body = json.dumps({"tool": tool, "arguments": args}).replace("'", "\\'")
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(WRK_SCRIPT % (", ".join(f'"{e}"' for e in eids), body))
+        f.write(script)
     out = subprocess.run(
         ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "-s", f.name, url],
         capture_output=True,
@@ -110,12 +122,37 @@ def wrk_load(url: str, env: str, task: str, tool: str, args: dict, clients: int,
         check=True,
     ).stdout
     os.unlink(f.name)
-    for e in eids:
-        httpx.delete(f"{url}/episodes/{e}")
     n, dur, p50, p99, errors = next(line for line in out.splitlines() if line.startswith("AWM ")).split()[1:]
     if int(errors):
         raise SystemExit(f"wrk saw {errors} non-2xx answers")
     return int(n) / float(dur), float(p50), float(p99)
+
+
+def wrk_mcp(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
+    """MCP tools/call requests of the sessionless protocol, one episode per connection (header)."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "wrk", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": args, "_meta": meta}}
+    ).replace("'", "\\'")
+    return wrk_run(url, WRK_MCP % (body, tool, clients, clients, task, env), clients, seconds)
+
+
+def wrk_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
+    """HTTP load from wrk (C, one thread): the Python client saturates a core before the server does."""
+
+    eids = [
+        httpx.post(f"{url}/episodes", json={"env": env, "task_id": task}).json()["episode_id"] for _ in range(clients)
+    ]
+    body = json.dumps({"tool": tool, "arguments": args}).replace("'", "\\'")
+    try:
+        return wrk_run(url, WRK_SCRIPT % (", ".join(f'"{e}"' for e in eids), body), clients, seconds)
+    finally:
+        for e in eids:
+            httpx.delete(f"{url}/episodes/{e}")
 
 
 async def mcp_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
@@ -202,9 +239,10 @@ def main() -> None:
         print("each client drives its own episode; the Python load generators saturate a core before the server")
         levels = [int(x) for x in a.clients.split(",")]
         if shutil.which("wrk"):
-            for clients in levels:
-                rate, p50, p99 = wrk_load(url, a.env, task, tool, args, clients, a.seconds)
-                report("HTTP (wrk)", clients, rate, p50, p99, inproc)
+            for name, fn in (("HTTP (wrk)", wrk_load), ("MCP (wrk)", wrk_mcp)):
+                for clients in levels:
+                    rate, p50, p99 = fn(url, a.env, task, tool, args, clients, a.seconds)
+                    report(name, clients, rate, p50, p99, inproc)
         for proto, load in (("HTTP (httpx)", http_load), ("MCP (mcp client)", mcp_load)):
             for clients in levels:
                 rate, lat = asyncio.run(load(url, a.env, task, tool, args, clients, a.seconds))
