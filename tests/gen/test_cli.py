@@ -61,7 +61,12 @@ def test_interrupted_run_then_resume_repeats_no_completed_request(fake_llm: Fake
     cmd = [sys.executable, "-m", "awm.cli", "gen", "--scenarios", "a veterinary clinic; a bike-sharing service"]
     env = {**os.environ, "OPENAI_API_KEY": SECRET, "PYTHONPATH": str(REPO_ROOT)}
     proc = subprocess.Popen(
-        [*cmd, *base_args(fake_llm, root), "--no-dedup"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [*cmd, *base_args(fake_llm, root), "--no-dedup"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        # as in a terminal: a runner that starts us in the background (SIGINT ignored) must not leak that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60
