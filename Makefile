@@ -41,6 +41,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_gym.py
 	$(PY) benchmarks/bench_serve.py
+	@if $(PY) -c "import ray" 2>/dev/null; then $(PY) benchmarks/bench_dist.py; \
+	else echo "bench_dist skipped: pip install -e '.[ray]'"; fi
 
 schemas: $(STAMP)
 	$(PY) -m awm.schema_export schemas
