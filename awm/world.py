@@ -25,6 +25,7 @@ from awm.diff import TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
+from awm.seeding import insert_seed
 from awm.sqlcheck import read_only_problem
 from awm.tooling import NONDETERMINISTIC, StatementPlan, ToolDef, quote
 
@@ -137,27 +138,7 @@ class World:
         for name, t in tables.items():
             if t.key == ("rowid",):
                 problems.append(f"table {name!r} has no PRIMARY KEY")
-        conn.execute("BEGIN")
-        for table, rows in self.files.seed.tables.items():
-            if table not in tables:
-                problems.append(f"seed.json: unknown table {table!r}")
-                continue
-            for i, row in enumerate(rows):
-                unknown = [c for c in row if c not in tables[table].columns]
-                if unknown:
-                    problems.append(f"seed.json {table}[{i}]: unknown columns {unknown}")
-                    continue
-                cols = list(row)
-                sql = (
-                    f"INSERT INTO {quote(table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})"
-                )
-                try:
-                    conn.execute(sql, [_seed_value(row[c]) for c in cols])
-                except (sqlite3.Error, TypeError) as e:
-                    problems.append(f"seed.json {table}[{i}]: {e}")
-                if len(problems) > 20:
-                    break
-        conn.execute("COMMIT")
+        problems += [f"seed.json {p}" for p in insert_seed(conn, self.files.seed, tables, max_problems=20)]
         for tbl, rowid, parent, _fk in conn.execute("PRAGMA foreign_key_check").fetchall()[:10]:
             problems.append(f"seed.json: {tbl} row {rowid} references a missing {parent} row")
         reserved = [
@@ -247,14 +228,6 @@ class World:
                 any(re.search(r"\binitial\s*\.", c.sql, re.I) for c in v.checks),
             )
         return out
-
-
-def _seed_value(v: Any) -> Any:
-    if isinstance(v, (dict, list)):
-        import json
-
-        return json.dumps(v, sort_keys=True)
-    return v
 
 
 def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:

@@ -3,7 +3,6 @@ existing columns, and hold every identifier the tasks mention. Errors name the r
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
@@ -12,6 +11,7 @@ from awm.diff import read_tables
 from awm.gen.records import SeedOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, tasks_block
 from awm.gen.stages.schema import NONDETERMINISTIC, build_schema
+from awm.seeding import insert_seed
 
 MAX_PROBLEMS = 12
 
@@ -35,62 +35,12 @@ def _load(conn: sqlite3.Connection, seed: SeedData, max_rows: int) -> list[str]:
     if total == 0:
         problems.append("the seed has no rows")
     conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("BEGIN")
-    for table, rows in seed.tables.items():
-        if table not in tables:
-            problems.append(f"{table}: no such table in the schema (tables: {', '.join(tables)})")
-            continue
-        cols_known = tables[table].columns
-        for i, row in enumerate(rows):
-            where = f"{table}[{i}]"
-            unknown = [c for c in row if c not in cols_known]
-            if unknown:
-                problems.append(f"{where}: unknown columns {unknown} ({table} has {', '.join(cols_known)})")
-                continue
-            strings = [v for v in row.values() if isinstance(v, str) and NONDETERMINISTIC.search(v)]
-            if strings:
-                problems.append(f"{where}: {strings[0]!r} is not a fixed value; write the date/time itself")
-            cols = list(row)
-            sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
-            try:
-                conn.execute(sql, [_value(row[c]) for c in cols])
-            except sqlite3.IntegrityError as e:
-                problems.append(f"{where}: {e}{_explain_fk(conn, table, row) if 'FOREIGN KEY' in str(e) else ''}")
-            except (sqlite3.Error, TypeError, OverflowError) as e:
-                problems.append(f"{where}: {e}")
-            if len(problems) >= MAX_PROBLEMS:
-                problems.append("(stopped after the first problems; fix these and check the rest the same way)")
-                conn.execute("ROLLBACK")
-                return problems
-    conn.execute("COMMIT")
-    return problems
 
+    def fixed_values(row: dict[str, Any]) -> str | None:
+        strings = [v for v in row.values() if isinstance(v, str) and NONDETERMINISTIC.search(v)]
+        return f"{strings[0]!r} is not a fixed value; write the date/time itself" if strings else None
 
-def _explain_fk(conn: sqlite3.Connection, table: str, row: dict[str, Any]) -> str:
-    """Which reference is broken: SQLite's own message does not say."""
-    out = []
-    for fk in conn.execute(f"PRAGMA foreign_key_list({table})").fetchall():
-        parent, frm, to = fk[2], fk[3], fk[4]
-        value = row.get(frm)
-        if value is None:
-            continue
-        target = to or _pk(conn, parent)
-        if target and conn.execute(f"SELECT 1 FROM {parent} WHERE {target} = ?", (value,)).fetchone() is None:
-            out.append(f"{frm} = {value!r} but {parent} has no row with {target} = {value!r}")
-    if not out:
-        return ""
-    return " — " + "; ".join(out) + " (insert the referenced row first, in an earlier table, or use an existing id)"
-
-
-def _pk(conn: sqlite3.Connection, table: str) -> str | None:
-    pks = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[5]]
-    return pks[0] if len(pks) == 1 else None
-
-
-def _value(v: Any) -> Any:
-    if isinstance(v, (dict, list)):
-        return json.dumps(v, sort_keys=True)
-    return v
+    return problems + insert_seed(conn, seed, tables, max_problems=MAX_PROBLEMS - len(problems), row_check=fixed_values)
 
 
 class SeedStage(Stage[SeedOut]):
