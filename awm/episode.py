@@ -164,7 +164,7 @@ class Episode:
             return self._finish(
                 StepResult(str(tool), arguments, False, error=CallError("unknown_tool", self._unknown_tool(tool))), ch
             )
-        args, problem = _parse_arguments(arguments)
+        args, canonical, problem = _parse_arguments(arguments)
         if problem is None:
             assert args is not None
             try:
@@ -176,7 +176,7 @@ class Episode:
             return self._finish(
                 StepResult(td.name, arguments, False, error=CallError("invalid_arguments", problem)), ch
             )
-        key = td.name + json.dumps(args, sort_keys=True, default=str)
+        key = td.name + canonical
         ch.redundant = self._seen.get(key) == self.version
         self._seen[key] = self.version
         return self._execute(td.name, args or {}, kwargs, td.write, ch)
@@ -392,24 +392,25 @@ class Episode:
         return f"unknown tool {str(tool)[:80]!r}.{hint} Available tools: {shown}"
 
 
-def _parse_arguments(arguments: Any) -> tuple[dict[str, Any] | None, str | None]:
+def _parse_arguments(arguments: Any) -> tuple[dict[str, Any] | None, str, str | None]:
+    """(arguments, their canonical JSON text, problem): the text sizes the request and keys redundancy."""
     if arguments is None:
-        return {}, None
+        return {}, "{}", None
     if isinstance(arguments, (str, bytes)):
         if len(arguments) > MAX_ARGUMENT_BYTES:
-            return None, f"arguments are {len(arguments)} bytes; the limit is {MAX_ARGUMENT_BYTES}"
+            return None, "", f"arguments are {len(arguments)} bytes; the limit is {MAX_ARGUMENT_BYTES}"
         if not str(arguments).strip():
-            return {}, None
+            return {}, "{}", None
         try:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as e:
-            return None, f"arguments are not valid JSON ({e.msg} at position {e.pos}); send a JSON object"
+            return None, "", f"arguments are not valid JSON ({e.msg} at position {e.pos}); send a JSON object"
     if not isinstance(arguments, dict):
-        return None, f"arguments must be a JSON object, not {type(arguments).__name__}"
+        return None, "", f"arguments must be a JSON object, not {type(arguments).__name__}"
     try:
-        size = len(json.dumps(arguments))
+        text = json.dumps(arguments, sort_keys=True)
     except (TypeError, ValueError):
-        return None, "arguments must contain only JSON values"
-    if size > MAX_ARGUMENT_BYTES:
-        return None, f"arguments are {size} bytes; the limit is {MAX_ARGUMENT_BYTES}"
-    return arguments, None
+        return None, "", "arguments must contain only JSON values"
+    if len(text) > MAX_ARGUMENT_BYTES:
+        return None, "", f"arguments are {len(text)} bytes; the limit is {MAX_ARGUMENT_BYTES}"
+    return arguments, text, None
