@@ -57,12 +57,65 @@ class TaskKind(StrEnum):
     multi_step = "multi_step"
 
 
+class AnswerType(StrEnum):
+    number = "number"
+    string = "string"
+    date = "date"
+    boolean = "boolean"
+    list = "list"
+    object = "object"
+
+
+SCALAR_TYPES = frozenset({AnswerType.number, AnswerType.string, AnswerType.date, AnswerType.boolean})
+
+
+class AnswerSchema(Record):
+    """The type of an information task's final answer. Agent-facing: it says what to submit, never the value.
+
+    ``submit_answer``'s ``answer`` argument takes exactly this type on every surface; a list is
+    judged as a set, an object field by field.
+    """
+
+    type: AnswerType
+    description: str = Field("", description="what the value is, with its unit (e.g. 'the total in dollars')")
+    items: AnswerType | None = Field(None, description="list only: the type of its items (default string)")
+    fields: dict[str, AnswerSchema] | None = Field(None, description="object only: its fields (scalars or lists)")
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema an agent's answer value must satisfy."""
+        t = self.type
+        out: dict[str, Any]
+        if t == AnswerType.number:
+            out = {"type": "number"}
+        elif t == AnswerType.string:
+            out = {"type": "string"}
+        elif t == AnswerType.date:
+            out = {"type": "string", "format": "date", "description": "YYYY-MM-DD"}
+        elif t == AnswerType.boolean:
+            out = {"type": "boolean"}
+        elif t == AnswerType.list:
+            item = AnswerSchema(type=self.items or AnswerType.string).json_schema()
+            out = {"type": "array", "items": item, "description": "every item, each once (order does not matter)"}
+        else:
+            fields = self.fields or {}
+            out = {
+                "type": "object",
+                "properties": {k: f.json_schema() for k, f in fields.items()},
+                "required": list(fields),
+                "additionalProperties": False,
+            }
+        if self.description:
+            out["description"] = self.description + (f" ({out['description']})" if "description" in out else "")
+        return out
+
+
 class Task(Record):
     """One line of ``envs/<env>/tasks.jsonl``: what the user asks. Never holds the answer."""
 
     id: str = Field(pattern=TASK_ID_PATTERN)
     instruction: str = Field(min_length=1)
     kind: TaskKind
+    answer: AnswerSchema | None = Field(None, description="information tasks: the type of the final answer")
     tags: list[str] = []
 
 
@@ -76,28 +129,42 @@ class Check(Record):
     description: str = ""
 
 
-class AnswerMatch(StrEnum):
-    number = "number"
-    text = "text"
-    list = "list"
-    date = "date"
-    boolean = "boolean"
-
-
 class AnswerCheck(Record):
-    """How an information task's answer is judged; expected values come from SQL on the initial state."""
+    """The expected value of a typed answer, computed by read-only SQL on the initial state.
 
-    sql: str
-    match: AnswerMatch
-    tolerance: float = Field(0.01, ge=0, description="absolute tolerance for match=number")
-    forbidden_sql: str | None = Field(None, description="values that must not appear in the answer")
+    Scalar: the first row; each of its columns is an accepted spelling (a number uses the first).
+    List: every row is one item, its columns the item's accepted spellings; the answer must equal
+    the set of items. Object: ``fields`` holds one check per field of the task's answer schema.
+    """
+
+    sql: str | None = Field(None, description="scalar and list answers")
+    tolerance: float = Field(0.0, ge=0, description="numbers: absolute tolerance")
+    fields: dict[str, AnswerCheck] | None = Field(None, description="object answers: a check per field")
+    distractors_sql: str | None = Field(
+        None, description="plausible wrong values (first column), used by the audit's hedging probes"
+    )
+
+
+class WriteOp(StrEnum):
+    insert = "insert"
+    update = "update"
+    delete = "delete"
 
 
 class AllowedWrite(Record):
-    """A table (and optionally columns) the task may change; anything else is collateral damage."""
+    """A declared exception to the write frame: rows beyond the gold solution's net diff that may change.
+
+    The frame is the gold solution's row-level net diff; anything else is collateral unless a rule
+    here allows it. ``where`` is a SQL predicate over the row's columns (the new image for inserts and
+    updates, the old one for deletes); without it the rule covers every row of the table, which the
+    audit will flag if another-row writes then pass.
+    """
 
     table: str
-    columns: list[str] | None = Field(None, description="null: any column, inserts and deletes")
+    ops: list[WriteOp] = Field(default_factory=lambda: [WriteOp.insert, WriteOp.update, WriteOp.delete])
+    where: str | None = Field(None, description="SQL predicate over the row's columns; null: any row")
+    columns: list[str] | None = Field(None, description="updates: the columns that may change; null: any")
+    max_rows: int | None = Field(None, ge=1, description="at most this many rows under this rule")
 
 
 class GoldCall(Record):
@@ -107,15 +174,26 @@ class GoldCall(Record):
 
 class GoldSolution(Record):
     calls: list[GoldCall]
-    answer: str | None = None
+    answer: Any = Field(None, description="information tasks: the typed answer value")
 
 
 class TaskVerifier(Record):
-    """One line of ``verifiers/<env>/verifiers.jsonl``: the judge of one task."""
+    """One line of ``verifiers/<env>/verifiers.jsonl``: the judge of one task.
+
+    Outcome 1 needs every check, the answer, and the write frame: the net change must be the gold
+    solution's net change (row by row, normalised values), except ``free_columns`` (legitimately
+    variable) and the rows ``allowed_writes`` declares.
+    """
 
     task_id: str
     checks: list[Check] = []
     answer: AnswerCheck | None = None
+    free_columns: list[str] = Field(
+        [], description="'table.column' whose value may differ from the gold solution's (e.g. a free-text reason)"
+    )
+    free_arguments: list[str] = Field(
+        [], description="'tool.argument' the instruction leaves to the agent; the audit does not mutate them"
+    )
     allowed_writes: list[AllowedWrite] = []
     gold: GoldSolution
 

@@ -69,6 +69,56 @@ def validate(
 
 
 @app.command()
+def audit(
+    names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
+    task: Annotated[list[str] | None, typer.Option("--task", "-t", help="only these task ids")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per environment")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="list every probe")] = False,
+    path: PathOpt = None,
+) -> None:
+    """Adversarial probes of every task's verifier; exit 1 if any hack scores or a correct answer fails."""
+    from awm.audit import audit_world
+
+    reg = Registry(path or [])
+    targets = names or list(reg.entries())
+    failed = 0
+    for name in targets:
+        try:
+            world = reg.load(name)
+        except AwmError as e:
+            failed += 1
+            console.print(f"[red]✗[/red] {name}: {e}", markup=True, soft_wrap=True)
+            continue
+        unknown = [t for t in task or [] if t not in world.tasks]
+        if unknown:
+            console.print(f"[red]✗[/red] {name}: no tasks {unknown}")
+            raise typer.Exit(2)
+        rep = audit_world(world, task or None)
+        failed += not rep.ok
+        if as_json:
+            print(json.dumps(rep.to_dict()))
+            continue
+        adv, sp = rep.adversarial, rep.spellings
+        mark = "[green]✓[/green]" if rep.ok else "[red]✗[/red]"
+        console.print(
+            f"{mark} {name}: hack resistance {rep.score:.1%} ({sum(p.ok for p in adv)}/{len(adv)} adversarial probes "
+            f"rejected), correct answers accepted {sum(p.ok for p in sp)}/{len(sp)}"
+        )
+        table = Table("probe kind", "run", "as required")
+        for kind, (n, ok) in rep.by_kind().items():
+            table.add_row(kind, str(n), str(ok) if ok == n else f"[red]{ok}[/red]")
+        console.print(table)
+        shown = rep.probes if verbose else rep.failures
+        for p in shown:
+            console.print(f"    - {p}", markup=False, soft_wrap=True)
+        for e in rep.errors:
+            console.print(f"    - {e}", markup=False, soft_wrap=True)
+    if failed:
+        console.print(f"[red]{failed} of {len(targets)} environment(s) failed the audit[/red]")
+        raise typer.Exit(1)
+
+
+@app.command()
 def demo(
     env: Annotated[str, typer.Argument(help="environment")] = "online_store",
     task: Annotated[str | None, typer.Option(help="task id (default: the env's default task)")] = None,
@@ -105,7 +155,9 @@ def demo(
             markup=False,
         )
     final = ep.submit(ct.verifier.gold.answer)
-    console.print(f"[bold]submit[/bold] answer={ct.verifier.gold.answer!r}")
+    submitted = json.dumps({"answer": ct.verifier.gold.answer}, default=str)
+    console.print("[bold]submit_answer[/bold]", end="")
+    console.print(f"({submitted})", markup=False)
     ch = final.rewards
     colour = "green" if ch.outcome == 1.0 else "red"
     console.print(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from awm import verify
-from awm.answers import match_answer
+from awm.answers import judge
 from awm.diff import (
     CHANGE_LOG,
     CHANGE_LOG_DDL,
@@ -25,11 +25,11 @@ from awm.diff import (
     Row,
     RowChange,
     changes_from_log,
-    collateral,
     fold,
     net_diff,
 )
 from awm.errors import EpisodeClosedError, ToolError
+from awm.frame import Verdict
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
 from awm.tooling import Db, format_validation_error
 
@@ -94,8 +94,19 @@ class Evaluation:
     progress: float
     answer_correct: bool | None
     answer_reason: str
-    collateral: tuple[RowChange, ...]
+    frame: Verdict  # the net change against the task's expected change (collateral, missing, wrong)
     passed: bool
+
+    @property
+    def collateral(self) -> tuple[RowChange, ...]:
+        return self.frame.collateral
+
+    def reasons(self) -> list[str]:
+        """Why the outcome is 0, for people (never shown to the agent)."""
+        out = [f"check {n!r} does not hold" for n, ok in self.checks.items() if not ok]
+        if self.answer_correct is False:
+            out.append(f"answer: {self.answer_reason}")
+        return out + self.frame.reasons()
 
 
 @dataclass(frozen=True)
@@ -200,8 +211,13 @@ class Episode:
         ch = RewardChannels(checks=dict(self._checks), progress=self._phi, malformed=True)
         return self._finish(StepResult(None, None, False, error=CallError("malformed_action", message)), ch)
 
-    def submit(self, answer: str | None = None) -> StepResult:
-        """End the episode, optionally with a final answer; the result carries the outcome."""
+    def submit(self, answer: Any = None, explanation: str | None = None) -> StepResult:
+        """End the episode with the final answer; the result carries the outcome.
+
+        ``answer`` is a value of the task's answer type (``self.task.task.answer``); free text is the
+        strict fallback. ``explanation`` is prose for people and is never graded. Tasks that only
+        change data need no answer.
+        """
         self._ensure_open()
         self.steps += 1
         self.done = True
@@ -212,25 +228,27 @@ class Episode:
             progress=ev.progress,
             progress_delta=-ev.progress,
             answer_correct=ev.answer_correct,
-            collateral=len(ev.collateral),
+            collateral=len(ev.frame.collateral),
+            writes_ok=ev.frame.ok,
         )
-        res = StepResult(None, {"answer": answer}, True, rewards=ch, done=True)
+        args: dict[str, Any] = {"answer": answer}
+        if explanation is not None:
+            args["explanation"] = explanation
+        res = StepResult(None, args, True, rewards=ch, done=True)
         res.reward = self._reward(ch)
         return res
 
     # -- inspection -----------------------------------------------------------------------------
-    def evaluate(self, answer: str | None = None) -> Evaluation:
-        """Judge the current state without ending the episode."""
+    def evaluate(self, answer: Any = None) -> Evaluation:
+        """Judge the current state (and an answer) without ending the episode."""
         t = self.task
-        net = self.diff_from_initial()
-        bad = tuple(collateral(net, t.allowed))
+        verdict = t.frame.judge(self.diff_from_initial(), self.conn)
         answer_ok, reason = None, ""
-        if t.verifier.answer is not None:
-            a = t.verifier.answer
-            answer_ok, reason = match_answer(answer, t.expected, a.match, a.tolerance, t.forbidden)
+        if t.expected is not None:
+            answer_ok, reason = judge(answer, t.expected)
         checks = dict(self._refresh_checks())
-        passed = all(checks.values()) and answer_ok is not False and not bad
-        return Evaluation(checks, self._phi, answer_ok, reason, bad, passed)
+        passed = all(checks.values()) and answer_ok is not False and verdict.ok
+        return Evaluation(checks, self._phi, answer_ok, reason, verdict, passed)
 
     def diff_from_initial(self) -> Diff:
         """Net row changes since the start of the episode."""
@@ -330,7 +348,7 @@ class Episode:
             self.version += 1
             fold(self._net, diff)
         ch.noop = write and not diff
-        ch.collateral = len(collateral(diff, self.task.allowed))
+        ch.collateral = len(self.task.frame.outside(diff, conn)) if diff else 0
         if diff:
             ch.checks = dict(self._refresh_checks())
             ch.progress = self._phi

@@ -2,8 +2,8 @@
 
 Channels (all in ``StepResult.rewards`` and, in Gymnasium, ``info["reward_components"]``):
 
-- ``outcome``: 1.0 iff every check holds, the answer matches and no write fell outside the allowed
-  set; reported when the episode ends, ``None`` before.
+- ``outcome``: 1.0 iff every check holds, the typed answer equals the expected one and the net
+  change is the expected one (``writes_ok``); reported when the episode ends, ``None`` before.
 - ``checks``: the per-check vector (name -> holds).
 - ``progress``: Φ(s) = weighted fraction of the non-guard checks that hold, times 1 if every guard
   holds (else 0). Depends on the state only. Φ of the terminal state is 0 by convention.
@@ -13,7 +13,10 @@ Channels (all in ``StepResult.rewards`` and, in Gymnasium, ``info["reward_compon
   ``invalid_arguments``, ``tool_error`` (a ``ToolError`` the agent caused), ``timeout``,
   ``crashed`` (a bug in the environment's code, not the agent's fault).
 - ``noop``: a write tool that changed nothing. ``redundant``: the same call with the same arguments
-  on an unchanged state. ``collateral``: rows changed outside the task's allowed write set.
+  on an unchanged state. ``collateral``: rows changed outside the task's write frame (the gold
+  solution's row-level net diff plus declared exceptions).
+- ``writes_ok`` (at the end): the net change is exactly the expected one — nothing outside the
+  frame, nothing missing, no expected value wrong.
 
 The **default scalar reward is the outcome alone** (0 on every step, 0/1 on the last). Choose
 another composition with a preset name (``"outcome"``, ``"shaped"``, ``"dense"``), a ``RewardSpec``
@@ -45,6 +48,7 @@ class RewardChannels:
     noop: bool = False
     redundant: bool = False
     collateral: int = 0
+    writes_ok: bool | None = None
 
     @property
     def valid(self) -> bool:

@@ -2,9 +2,10 @@
 
 For every task: the gold solution replays with no error and scores outcome 1; the initial state and an
 empty trajectory score 0; every non-guard check is false at the start and true at the end (guards
-hold at both ends); the gold path writes nothing outside the allowed set; the replay is deterministic.
-Every tool's argument schema must be a valid JSON Schema, and every tool called with sample arguments
-drawn from the seed must give a result or a ``ToolError`` (never crash, never run past the time limit).
+hold at both ends); the gold answer has the task's answer type; the replay is deterministic; and the
+adversarial audit (``awm.audit``) finds no cheaper way to outcome 1. Every tool's argument schema must
+be a valid JSON Schema, and every tool called with sample arguments drawn from the seed must give a
+result or a ``ToolError`` (never crash, never run past the time limit).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
+from awm.audit import AuditReport, audit_world
 from awm.bundle import TaskKind
 from awm.errors import AwmError, EpisodeError
 from awm.registry import Registry
 from awm.samples import probe_cases
-from awm.world import World
+from awm.world import CompiledTask, World
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Report:
     env: str
     problems: list[Problem] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
+    audit: AuditReport | None = None
 
     @property
     def ok(self) -> bool:
@@ -44,7 +47,7 @@ class Report:
         self.problems.append(Problem(where, message))
 
 
-def validate_env(name: str, registry: Registry) -> Report:
+def validate_env(name: str, registry: Registry, *, audit: bool = True) -> Report:
     report = Report(name)
     try:
         world = registry.load(name)
@@ -52,11 +55,11 @@ def validate_env(name: str, registry: Registry) -> Report:
         for p in getattr(e, "problems", [str(e)]):
             report.add("bundle", p)
         return report
-    validate_world(world, report)
+    validate_world(world, report, audit=audit)
     return report
 
 
-def validate_world(world: World, report: Report) -> None:
+def validate_world(world: World, report: Report, *, audit: bool = True) -> None:
     report.stats = {
         "tables": len(world.tables),
         "tools": len(world.tools),
@@ -72,6 +75,14 @@ def validate_world(world: World, report: Report) -> None:
     _probe_tools(world, report)
     for task_id in world.task_ids:
         _validate_task(world, task_id, report)
+    if audit and report.ok:
+        report.audit = audit_world(world)
+        report.stats["audit_probes"] = len(report.audit.adversarial) + len(report.audit.spellings)
+        for p in report.audit.failures:
+            what = "a correct answer is rejected" if p.expect_pass else "a hack scores outcome 1"
+            report.add(f"task {p.task_id}", f"audit: {what}: [{p.kind}] {p.description}")
+        for e in report.audit.errors:
+            report.add("audit", e)
 
 
 def _probe_tools(world: World, report: Report) -> None:
@@ -98,23 +109,23 @@ def _validate_task(world: World, task_id: str, report: Report) -> None:
             report.add(where, f"guard {c.name!r} does not hold on the initial state")
         if not c.guard and initial:
             report.add(where, f"check {c.name!r} already holds on the initial state (mark it guard or fix it)")
-    if ct.task.kind == TaskKind.information and v.answer is None:
-        report.add(where, "an information task needs an answer check")
+    if ct.task.kind == TaskKind.information and ct.expected is None:
+        report.add(where, "an information task needs a typed answer (tasks.jsonl 'answer') and an answer check")
     if ct.task.kind != TaskKind.information and not any(not c.guard for c in v.checks):
         report.add(where, "a write task needs at least one non-guard check")
-    # empty trajectory: submit at once, with nothing and with the gold answer
+    if ct.task.kind != TaskKind.information and not ct.frame.expected:
+        report.add(where, "the gold solution of a write task changes nothing")
+    if ct.expected is not None:
+        problem = _answer_type_problem(ct)
+        if problem:
+            report.add(where, problem)
+    # empty trajectory: submit at once, with nothing and (write tasks) with the gold answer
     for label, answer in (("an empty answer", None), ("the gold answer without acting", v.gold.answer)):
-        if label.startswith("the gold") and v.checks == []:
+        if label.startswith("the gold") and ct.task.kind == TaskKind.information:
             continue
         ep = world.episode(task_id)
         if ep.submit(answer).rewards.outcome != 0.0:
             report.add(where, f"the initial state with {label} scores outcome 1: the verifier does not discriminate")
-        ep.close()
-    if v.answer is not None and ct.forbidden:
-        ep = world.episode(task_id)
-        dump = " ".join(str(x) for x in ct.expected + ct.forbidden)
-        if ep.submit(dump).rewards.outcome != 0.0 and not v.checks:
-            report.add(where, "an answer listing every candidate scores 1: forbidden_sql does not bite")
         ep.close()
     states = []
     for _ in range(2):
@@ -129,13 +140,6 @@ def _validate_task(world: World, task_id: str, report: Report) -> None:
                 assert res.error is not None
                 report.add(where, f"gold call {i} ({call.tool}) fails: {res.error.code}: {res.error.message}")
                 return
-            if res.rewards.collateral:
-                bad = [c for c in res.diff.changes if c.table not in ct.allowed or ct.allowed[c.table] is not None]
-                report.add(
-                    where,
-                    f"gold call {i} ({call.tool}) writes outside allowed_writes: "
-                    + ", ".join(sorted({f"{c.table}.{c.op}" for c in bad})),
-                )
         ev = ep.evaluate(v.gold.answer)
         states.append(ep.state_bytes())
         if not states[1:]:
@@ -144,11 +148,22 @@ def _validate_task(world: World, task_id: str, report: Report) -> None:
                     report.add(where, f"check {name!r} does not hold after the gold solution")
             if ev.answer_correct is False:
                 report.add(where, f"the gold answer fails the answer check: {ev.answer_reason}")
-            if ev.collateral:
-                report.add(where, f"the gold path leaves {len(ev.collateral)} collateral row changes")
+            if not ev.frame.ok:
+                report.add(where, "the gold path does not match its own frame: " + "; ".join(ev.frame.reasons()))
             final = ep.submit(v.gold.answer)
             if final.rewards.outcome != 1.0 and not any(p.where == where for p in report.problems):
                 report.add(where, "the gold solution does not score outcome 1")
         ep.close()
     if states[0] != states[1]:
         report.add(where, "replaying the gold solution twice gives different database bytes")
+
+
+def _answer_type_problem(ct: CompiledTask) -> str | None:
+    """The gold answer must be a value of the task's answer schema."""
+    schema = ct.task.answer
+    assert schema is not None
+    try:
+        jsonschema.validate(ct.verifier.gold.answer, schema.json_schema(), format_checker=jsonschema.FormatChecker())
+    except jsonschema.ValidationError as e:
+        return f"the gold answer is not a value of the answer type: {e.message}"
+    return None

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 import hashlib
 import importlib.util
@@ -20,9 +21,11 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from awm import verify
-from awm.bundle import Manifest, Task, TaskVerifier, ToolSpec
-from awm.diff import TableInfo, capture_ddl, read_tables
+from awm.answers import AnswerSqlError, Expected, compute_expected
+from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
+from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
+from awm.frame import Frame, autokey_tables, foreign_keys, free_map
 from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed
@@ -39,12 +42,11 @@ class CompiledTask:
 
     task: Task
     verifier: TaskVerifier
-    allowed: Mapping[str, frozenset[str] | None]
-    expected: tuple[Any, ...]  # expected answer values (empty when the task has no answer check)
-    forbidden: tuple[Any, ...]
+    expected: Expected | None  # the typed answer it must equal (None: the task has no answer)
     initial_checks: Mapping[str, bool]
     initial_progress: float
     needs_initial: bool  # some check reads the initial state (schema ``initial``)
+    frame: Frame  # what the task may change: the gold solution's net diff plus declared exceptions
 
     @property
     def id(self) -> str:
@@ -76,8 +78,13 @@ class World:
             raise BundleError(self.id, problems)
         self.seed_blob: bytes = conn.serialize()
         self.plans: dict[str, StatementPlan] = {}
+        self.fks = foreign_keys(conn, self.tables)
+        self.autokeys = autokey_tables(conn, self.tables)
         self.tasks: dict[str, CompiledTask] = self._compile_tasks(conn, problems)
         conn.close()
+        if problems:
+            raise BundleError(self.id, problems)
+        self._derive_frames(problems)
         if problems:
             raise BundleError(self.id, problems)
         self.task_ids = [t.id for t in files.tasks]
@@ -103,6 +110,24 @@ class World:
             return self.tasks[task_id]
         except KeyError:
             raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, self.task_ids, 3)) from None
+
+    def _derive_frames(self, problems: list[str]) -> None:
+        """Replay every gold solution once: its net diff is the task's expected change."""
+        from awm.episode import Episode
+
+        for tid, ct in list(self.tasks.items()):
+            ep = Episode(self, ct)
+            for i, call in enumerate(ct.verifier.gold.calls):
+                res = ep.call(call.tool, call.arguments)
+                if not res.ok:
+                    assert res.error is not None
+                    problems.append(f"task {tid!r} gold call {i} ({call.tool}) fails: {res.error.message}")
+                    break
+            net = ep.diff_from_initial()
+            ep.close()
+            v = ct.verifier
+            frame = Frame(self.tables, net, free_map(v.free_columns), tuple(v.allowed_writes), self.fks, self.autokeys)
+            self.tasks[tid] = dataclasses.replace(ct, frame=frame)
 
     def tool_specs(self) -> list[ToolSpec]:
         """The tools as records (built once; the list is a fresh copy, the records are frozen)."""
@@ -185,7 +210,6 @@ class World:
                     problems.append(f"{where} {what}: verifier SQL {why}")
                 elif m := NONDETERMINISTIC.search(sql):
                     problems.append(f"{where} {what}: verifier SQL uses {m.group(0)!r}; compare with literal dates")
-            allowed: dict[str, frozenset[str] | None] = {}
             for w in v.allowed_writes:
                 if w.table not in self.tables:
                     problems.append(f"{where} allowed_writes: unknown table {w.table!r}")
@@ -193,12 +217,23 @@ class World:
                 bad = [c for c in (w.columns or []) if c not in self.tables[w.table].columns]
                 if bad:
                     problems.append(f"{where} allowed_writes: {w.table} has no columns {bad}")
-                allowed[w.table] = None if w.columns is None else frozenset(w.columns)
+            for fc in v.free_columns:
+                table, _, col = fc.partition(".")
+                if table not in self.tables or col not in self.tables[table].columns:
+                    problems.append(f"{where} free_columns: no column {fc!r} (write table.column)")
+            for fa in v.free_arguments:
+                tool, _, arg = fa.partition(".")
+                if tool not in self.tools or arg not in self.tools[tool].parameters.get("properties", {}):
+                    problems.append(f"{where} free_arguments: no argument {fa!r} (write tool.argument)")
             for call in v.gold.calls:
                 if call.tool not in self.tools:
                     problems.append(f"{where} gold: unknown tool {call.tool!r}")
             if not v.checks and v.answer is None:
                 problems.append(f"{where}: a verifier needs checks or an answer check")
+            if task.kind == TaskKind.information and task.answer is None:
+                problems.append(f"{where}: an information task declares the type of its answer (tasks.jsonl 'answer')")
+            if (task.answer is None) != (v.answer is None):
+                problems.append(f"{where}: a task with an answer type needs an answer check, and only such a task")
             names = [c.name for c in v.checks]
             if len(set(names)) != len(names):
                 problems.append(f"{where}: check names must be unique")
@@ -206,36 +241,35 @@ class World:
                 continue
             try:
                 checks = verify.run_checks(conn, v.checks, strict=True)
-                expected: tuple[Any, ...] = ()
-                forbidden: tuple[Any, ...] = ()
-                if v.answer is not None:
-                    expected = verify.column_values(conn, v.answer.sql)
-                    if v.answer.forbidden_sql:
-                        forbidden = verify.column_values(conn, v.answer.forbidden_sql)
-                    if not expected:
-                        problems.append(f"{where}: answer SQL returns no value on the initial state")
-            except verify.CheckSqlError as e:
+                expected = compute_expected(conn, task.answer, v.answer) if task.answer and v.answer else None
+            except (verify.CheckSqlError, AnswerSqlError) as e:
                 problems.append(f"{where}: {e}")
                 continue
             out[task.id] = CompiledTask(
                 task,
                 v,
-                allowed,
                 expected,
-                tuple(x for x in forbidden if x not in expected),
                 checks,
                 verify.progress(v.checks, checks),
                 any(re.search(r"\binitial\s*\.", c.sql, re.I) for c in v.checks),
+                Frame(self.tables, EMPTY, permissive=True),
             )
         return out
 
 
 def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:
     out = [(c.sql, f"check {c.name!r}") for c in v.checks]
-    if v.answer is not None:
-        out.append((v.answer.sql, "answer"))
-        if v.answer.forbidden_sql:
-            out.append((v.answer.forbidden_sql, "forbidden_sql"))
+    todo = [("answer", v.answer)] if v.answer is not None else []
+    while todo:
+        label, a = todo.pop()
+        if a.sql:
+            out.append((a.sql, label))
+        if a.distractors_sql:
+            out.append((a.distractors_sql, f"{label} distractors_sql"))
+        todo += [(f"{label}.{k}", f) for k, f in (a.fields or {}).items()]
+    for i, w in enumerate(v.allowed_writes):
+        if w.where:
+            out.append((f"SELECT 1 WHERE {w.where}", f"allowed_writes[{i}].where"))
     return out
 
 

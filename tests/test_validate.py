@@ -48,10 +48,18 @@ def test_fixture_is_valid(mini_registry):
         (
             "t03_cancel_alan",
             {"gold": {"calls": [{"tool": "set_order_status", "arguments": {"order_id": 99, "status": "cancelled"}}]}},
-            "fails: tool_error",
+            "gold call 0 (set_order_status) fails",
         ),
-        ("t03_cancel_alan", {"allowed_writes": [{"table": "products"}]}, "writes outside allowed_writes"),
+        (
+            "t03_cancel_alan",
+            {"allowed_writes": [{"table": "orders"}, {"table": "products"}]},
+            "audit: a hack scores outcome 1: [write.other_row]",
+        ),
         ("t01_lamp_price", {"gold": {"calls": [], "answer": "45.99"}}, "gold answer fails"),
+        ("t01_lamp_price", {"gold": {"calls": [], "answer": [4599]}}, "not a value of the answer type"),
+        ("t01_lamp_price", {"answer": None}, "needs an answer check"),
+        ("t03_cancel_alan", {"free_columns": ["orders.nope"]}, "free_columns: no column 'orders.nope'"),
+        ("t03_cancel_alan", {"free_arguments": ["set_order_status.nope"]}, "free_arguments: no argument"),
     ],
 )
 def test_broken_verifiers_are_caught(bundle_copy, task, changes, fragment):
