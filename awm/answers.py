@@ -343,6 +343,8 @@ def _judge_scalar(answer: Any, spellings: tuple[Any, ...], t: AnswerType, tolera
         return ok, "" if ok else "the answer is the opposite of the expected one"
     if isinstance(answer, bool) or not isinstance(answer, (str, int, float)):
         return False, "the answer must be a string"
+    if isinstance(answer, str) and "?" in answer and not any("?" in str(s) for s in spellings):
+        return False, "the answer is a question, not a value; submit the value alone"
     got_s = normalise(final_text(answer) if isinstance(answer, str) else _num_text(answer))
     ok = bool(got_s) and any(got_s == normalise(_num_text(s)) for s in spellings)
     return ok, "" if ok else "the answer is not the expected value"
@@ -411,8 +413,8 @@ def _hedge(text: str) -> str | None:
     for w in _words(text):
         if w in _HEDGES:
             return w
-    if re.search(r"[~\u2248\u00b1<>]|\+/-", text):
-        return "~"
+    if m := re.search(r"[~\u2248\u00b1<>?]|\+/-", text):
+        return m.group(0)
     return None
 
 

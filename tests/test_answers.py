@@ -37,6 +37,8 @@ def exp(t, *items, tolerance=0.0, item_type=None):
         ("about 453.06", exp(T.number, 453.06), False),
         ("453.06 or 454", exp(T.number, 453.06), False),
         ("~453", exp(T.number, 453), False),
+        ("7?", exp(T.number, 7), False),
+        ("2026-03-05?", exp(T.date, "2026-03-05"), False),
         ('[{"id": 3, "total": 453.06}]', exp(T.number, 453.06), False),
         # strings: equal to one accepted spelling
         ("Whitfield", exp(T.string, ("Grace Whitfield", "Whitfield")), True),
@@ -44,6 +46,7 @@ def exp(t, *items, tolerance=0.0, item_type=None):
         ("It is not Dr. Whitfield.", exp(T.string, ("Grace Whitfield", "Whitfield")), False),
         ("Whitfield or Ortiz", exp(T.string, ("Grace Whitfield", "Whitfield")), False),
         ("Whitfieldson", exp(T.string, ("Whitfield",)), False),
+        ("Whitfield?", exp(T.string, ("Whitfield",)), False),
         # dates: exactly one
         ("2026-03-05", exp(T.date, "2026-03-05T10:00:00"), True),
         ("March 5th, 2026", exp(T.date, "2026-03-05"), True),
