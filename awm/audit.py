@@ -29,14 +29,18 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from pydantic import ValidationError
+
 from awm.answers import Expected, distractor_values, judge
 from awm.bundle import AnswerCheck, AnswerType
 from awm.episode import Episode
-from awm.samples import probe_cases
+from awm.samples import sample_arguments, value_pool
+from awm.tooling import ToolDef
 from awm.world import CompiledTask, World
 
 MAX_DISTRACTORS = 4
-OTHER_ROW_CASES = 2  # sample argument sets per write tool for the other-row probes
+OTHER_ROW_CASES = 2  # successful other-row writes probed per write tool
+OTHER_ROW_TRIES = 3  # sample argument sets tried per write tool and value pool
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,9 @@ class _Player:
         """(passed, same state as gold, the extra call succeeded) for gold + one more call."""
         ep = self._after_gold.fork()
         res = ep.call(*extra)
+        if not res.ok or not res.diff:
+            ep.close()
+            return False, True, res.ok
         same = _state(ep) == self.gold_state
         return ep.submit(answer).rewards.outcome == 1.0, same, res.ok
 
@@ -201,8 +208,8 @@ def _write_probes(world: World, ct: CompiledTask, player: _Player) -> list[Probe
         passed, same = player.play([*gold[: i + 1], gold[i], *gold[i + 1 :]], answer)
         out.append(Probe(tid, "write.repeat", f"gold with call {i} {name} made twice", False, passed, same))
     seen_tools: dict[str, int] = {}
-    for td, args in probe_cases(world, per_tool=4):
-        if not td.write or seen_tools.get(td.name, 0) >= OTHER_ROW_CASES:
+    for td, args in _other_row_cases(world, gold):
+        if seen_tools.get(td.name, 0) >= OTHER_ROW_CASES:
             continue
         passed, same, ok = player.after_gold((td.name, args), answer)
         if not ok or same:
@@ -210,6 +217,33 @@ def _write_probes(world: World, ct: CompiledTask, player: _Player) -> list[Probe
         seen_tools[td.name] = seen_tools.get(td.name, 0) + 1
         out.append(Probe(tid, "write.other_row", f"gold + {td.name}({_short(args)})", False, passed, same))
     return out
+
+
+def _other_row_cases(world: World, gold: list[Call]) -> Iterator[tuple[ToolDef, dict[str, Any]]]:
+    """Sample arguments for every write tool: ids from the seed's rows; other parameters (the acting
+    user's e-mail, a status) first from the gold calls, so the tools accept the call, then the seed's."""
+    pool = value_pool(world.files.seed)
+    informed = {k: list(v) for k, v in pool.items()}
+    for _, args in gold:
+        for k, v in args.items():
+            key = k.lower()
+            if key == "id" or key.endswith("_id") or isinstance(v, (dict, list)):
+                continue
+            informed[key] = [v, *[x for x in informed.get(key, []) if x != v]]
+    for p in (informed, pool):
+        for td in world.tools.values():
+            if not td.write:
+                continue
+            tried = 0
+            for args in sample_arguments(td.parameters, p, world.clock, OTHER_ROW_TRIES):
+                if tried == OTHER_ROW_TRIES:
+                    break
+                try:
+                    td.validate(args)
+                except ValidationError:
+                    continue
+                tried += 1
+                yield td, args
 
 
 def _mutations(value: Any, schema: dict[str, Any]) -> Iterator[tuple[Any, str]]:

@@ -111,8 +111,8 @@ def audit(
         shown = rep.probes if verbose else rep.failures
         for p in shown:
             console.print(f"    - {p}", markup=False, soft_wrap=True)
-        for e in rep.errors:
-            console.print(f"    - {e}", markup=False, soft_wrap=True)
+        for err in rep.errors:
+            console.print(f"    - {err}", markup=False, soft_wrap=True)
     if failed:
         console.print(f"[red]{failed} of {len(targets)} environment(s) failed the audit[/red]")
         raise typer.Exit(1)

@@ -144,11 +144,11 @@ class Frame:
         new_keys_got = {t: {_key(c) for c in cs} for t, cs in got_inserts.items()}
         for table in sorted(set(exp_inserts) | set(got_inserts)):
             exp_rows = list(exp_inserts.get(table, []))
-            got_rows = list(got_inserts.get(table, []))
+            exp_sigs = {id(e): self._signature(table, e.after or {}, new_keys_exp) for e in exp_rows}
             unmatched_got = []
-            for g in got_rows:
+            for g in got_inserts.get(table, []):
                 sig = self._signature(table, g.after or {}, new_keys_got)
-                hit = next((e for e in exp_rows if self._signature(table, e.after or {}, new_keys_exp) == sig), None)
+                hit = next((e for e in exp_rows if exp_sigs[id(e)] == sig), None)
                 if hit is not None:
                     exp_rows.remove(hit)
                 else:
@@ -196,7 +196,7 @@ class Frame:
         free = self.free.get(table, frozenset())
         info = self.tables[table]
         fks = self.fks.get(table, {})
-        sig = []
+        sig: list[tuple[str, Any]] = []
         for col in info.columns:
             if col in free or (table in self.autokeys and col in info.key):
                 continue

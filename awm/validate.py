@@ -81,8 +81,8 @@ def validate_world(world: World, report: Report, *, audit: bool = True) -> None:
         for p in report.audit.failures:
             what = "a correct answer is rejected" if p.expect_pass else "a hack scores outcome 1"
             report.add(f"task {p.task_id}", f"audit: {what}: [{p.kind}] {p.description}")
-        for e in report.audit.errors:
-            report.add("audit", e)
+        for err in report.audit.errors:
+            report.add("audit", err)
 
 
 def _probe_tools(world: World, report: Report) -> None:
