@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from awm.bundle import TaskKind
@@ -12,9 +14,14 @@ REFERENCE = ["online_store", "clinic", "project_tracker"]
 
 
 @pytest.mark.parametrize("env", REFERENCE)
-def test_reference_env_is_valid(env):
+def test_reference_env_is_valid_and_passes_every_probe_class_of_the_audit(env):
     report = validate_env(env, default_registry())
     assert report.ok, "\n".join(map(str, report.problems))
+    assert report.audit is not None and report.audit.ok and report.audit.score == 1.0
+    kinds = set(report.audit.by_kind())
+    assert {"write.mutate", "write.minus", "write.other_row", "answer.hedge", "answer.negation"} <= kinds
+    assert {"answer.everything", "answer.dump", "answer.wrong", "answer.spelling", "answer.missing"} <= kinds
+    assert report.stats["audit_probes"] > 300
 
 
 @pytest.mark.parametrize("env", REFERENCE)
@@ -28,7 +35,16 @@ def test_reference_env_is_rich(env):
     assert all(t.verifier.gold.calls or t.task.kind == TaskKind.information for t in world.tasks.values())
 
 
-def test_every_registry_env_validates():
+def test_every_other_registry_env_validates():
     reg = default_registry()
-    bad = {n: validate_env(n, reg).problems for n in reg.entries()}
+    bad = {n: validate_env(n, reg).problems for n in reg.entries() if n not in REFERENCE}
     assert not {n: p for n, p in bad.items() if p}
+
+
+@pytest.mark.parametrize("env", REFERENCE)
+def test_reference_verifiers_use_typed_answers_and_exact_checks(env):
+    world = default_registry().load(env)
+    for t in world.tasks.values():
+        assert (t.task.kind == TaskKind.information) == (t.expected is not None), t.id
+        for c in t.verifier.checks:
+            assert not re.search(r"\b(LIKE|GLOB)\b", c.sql, re.I), f"{t.id} {c.name}: compare stated values exactly"
