@@ -2,9 +2,14 @@
 
 Canonical forms (what ``AwmEnv.step`` accepts, as a dict or its JSON text):
     {"tool": "<name>", "arguments": {...}}     a tool call ("name" is accepted for "tool")
-    {"answer": "<text or null>"}               the final answer; ends the episode
+    {"answer": <value>, "explanation": "..."}  the final answer; ends the episode (explanation optional)
     {"tool": "list_tools"}                     the tool list (AWM's meta-tool), changes nothing
     {"malformed": "<why>"}                     what a format wrapper sends when it cannot parse the model
+                                               (with "submit": true for a malformed submit_answer call)
+The answer is a typed value (the task's answer schema: a number, a string, a date, a boolean, a list or
+an object; null for tasks that only change data). A call of the ``submit_answer`` tool (in every format,
+also through AWM's meta-tool ``call_tool``) is the same action; a malformed one is reported and does not
+end the episode. A model's plain-text reply (no tool call) is its answer as text: the strict fallback.
 AWM's meta-tool form ``{"tool": "call_tool", "arguments": {"tool_name": ..., "arguments": ...}}`` is
 unwrapped to a plain tool call wherever it appears.
 """
@@ -16,8 +21,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from awm.bundle import Task, ToolSpec
+from awm.submit import SUBMIT, parse_submission, submit_spec
+
 if TYPE_CHECKING:
     from awm.episode import Episode, StepResult
+    from awm.world import World
 
 MAX_ACTION = 1_000_000  # characters
 MAX_OBSERVATION = 1_000_000
@@ -32,7 +41,17 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    text: str | None
+    """The final answer: a typed value (or a model's plain text, the strict fallback) and optional prose."""
+
+    value: Any
+    explanation: str | None = None
+
+    @property
+    def text(self) -> str | None:
+        """The answer as text (``None`` when there is none)."""
+        if self.value is None or isinstance(self.value, str):
+            return self.value
+        return json.dumps(self.value, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +62,7 @@ class ListTools:
 @dataclass(frozen=True, slots=True)
 class Malformed:
     message: str
+    submit: bool = False  # a malformed submit_answer call: the message gains the task's answer schema
 
 
 Action = ToolCall | Answer | ListTools | Malformed
@@ -51,12 +71,21 @@ _HERMES = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
 _THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
+def _submission(arguments: Any) -> Answer | Malformed:
+    """``submit_answer`` arguments (a dict or its JSON text) as the final answer, or why they are malformed."""
+    if isinstance(arguments, str) and len(arguments) > MAX_ACTION:
+        return Malformed(f"submit_answer arguments are {len(arguments)} characters; the limit is {MAX_ACTION}", True)
+    value, explanation, problem = parse_submission(arguments)
+    if problem is not None:
+        return Malformed(problem, True)
+    return Answer(value, explanation)
+
+
 def _from_mapping(d: dict[str, Any], call_id: str | None = None) -> Action:
     if isinstance(d.get("malformed"), str):
-        return Malformed(d["malformed"])
+        return Malformed(d["malformed"], d.get("submit") is True)
     if "answer" in d and "tool" not in d and "name" not in d:
-        ans = d["answer"]
-        return Answer(None if ans is None else str(ans))
+        return _submission(d)
     name = d.get("tool", d.get("name"))
     if not isinstance(name, str):
         return Malformed('an action needs "tool" (a tool name) or "answer"; e.g. {"tool": "x", "arguments": {}}')
@@ -72,7 +101,11 @@ def _from_mapping(d: dict[str, Any], call_id: str | None = None) -> Action:
                 return Malformed("call_tool arguments are not valid JSON")
         if not isinstance(inner, dict) or not isinstance(inner.get("tool_name"), str):
             return Malformed('call_tool needs {"tool_name": "<tool>", "arguments": {...}}')
+        if inner["tool_name"] == SUBMIT:
+            return _submission(inner.get("arguments"))
         return ToolCall(inner["tool_name"], inner.get("arguments", {}) or {}, call_id)
+    if name == SUBMIT:
+        return _submission(args)
     return ToolCall(name, args if args is not None else {}, call_id)
 
 
@@ -83,8 +116,8 @@ def parse_json_action(action: Any) -> Action:
     if not isinstance(action, str):
         return Malformed(f"an action must be a JSON object or its text, not {type(action).__name__}")
     if not action.strip():
-        return Malformed('empty action; send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}')
-    d = _json_object(action, "action", 'send {"tool": "<name>", "arguments": {...}} or {"answer": "..."}')
+        return Malformed('empty action; send {"tool": "<name>", "arguments": {...}} or {"answer": <value>}')
+    d = _json_object(action, "action", 'send {"tool": "<name>", "arguments": {...}} or {"answer": <value>}')
     return d if isinstance(d, Malformed) else _from_mapping(d)
 
 
@@ -99,14 +132,16 @@ def parse_openai_message(action: Any) -> Action:
             msg = json.loads(action)
         except json.JSONDecodeError:
             return Answer(action)  # plain text from the model: its final answer
-    if isinstance(msg, list):  # a bare tool_calls list
+    if isinstance(msg, list) and msg and all(isinstance(c, dict) for c in msg):  # a bare tool_calls list
         msg = {"tool_calls": msg}
     if not isinstance(msg, dict):
+        if isinstance(action, str):
+            return Answer(action)  # plain text that happens to be JSON ("42", "[...]"): its final answer
         return Malformed("expected an assistant message object")
     calls = msg.get("tool_calls") or []
     if not calls:
         if "tool" in msg or "answer" in msg:
-            return _from_mapping(msg)
+            return _from_mapping({k: v for k, v in msg.items() if k not in ("role", "content", "tool_calls")})
         return Answer(_strip_think(msg.get("content")))
     first = calls[0]
     fn = first.get("function", first) if isinstance(first, dict) else None
@@ -153,10 +188,52 @@ def to_json_action(action: Action) -> dict[str, Any]:
     if isinstance(action, ToolCall):
         return {"tool": action.name, "arguments": action.arguments}
     if isinstance(action, Answer):
-        return {"answer": action.text}
+        out: dict[str, Any] = {"answer": action.value}
+        if action.explanation is not None:
+            out["explanation"] = action.explanation
+        return out
     if isinstance(action, ListTools):
         return {"tool": "list_tools"}
-    return {"malformed": action.message}
+    return {"malformed": action.message, "submit": True} if action.submit else {"malformed": action.message}
+
+
+def generic_submit_spec() -> ToolSpec:
+    """``submit_answer`` when no task is known yet: ``answer`` of any type (a listing before an episode)."""
+    return ToolSpec(
+        name=SUBMIT,
+        description=(
+            "Give the final answer and finish the task. Call it once, at the end. `answer` must be the value "
+            "alone, of the type the task asks for (a number, a string, a YYYY-MM-DD date, a boolean, a list "
+            "or an object; null for tasks that only change data); put any explanation in `explanation`."
+        ),
+        write=False,
+        parameters={
+            "type": "object",
+            "properties": {
+                "answer": {"description": "the final answer value, of the type the task asks for"},
+                "explanation": {
+                    "type": "string",
+                    "description": "optional: your reasoning or a message for the user; it is not graded",
+                },
+            },
+            "additionalProperties": False,
+        },
+    )
+
+
+def agent_tools(world: World, task: Task | None = None) -> list[dict[str, Any]]:
+    """The OpenAI ``tools`` an agent gets: the environment's tools plus ``submit_answer`` for ``task``
+    (its answer schema; a generic one when ``task`` is None)."""
+    tools = world.openai_tools()
+    if SUBMIT not in world.tools:
+        tools.append((submit_spec(task) if task is not None else generic_submit_spec()).openai())
+    return tools
+
+
+def _submit_hint(ep: Episode) -> str:
+    params = submit_spec(ep.task.task).parameters
+    answer = params["properties"]["answer"]
+    return f'; send {{"answer": <value>, "explanation": "<optional>"}} where answer is {json.dumps(answer)}'
 
 
 def apply_action(ep: Episode, action: Any) -> StepResult:
@@ -167,10 +244,13 @@ def apply_action(ep: Episode, action: Any) -> StepResult:
     if isinstance(parsed, ToolCall):
         return ep.call(parsed.name, parsed.arguments)
     if isinstance(parsed, Answer):
-        return ep.submit(parsed.text)
+        return ep.submit(parsed.value, parsed.explanation)
     if isinstance(parsed, ListTools):
-        return ep.list_tools()
-    return ep.reject(parsed.message)
+        res = ep.list_tools()
+        if res.ok and isinstance(res.result, list) and SUBMIT not in ep.world.tools:
+            res.result = [*res.result, submit_spec(ep.task.task).model_dump(exclude={"write"})]
+        return res
+    return ep.reject(parsed.message + (_submit_hint(ep) if parsed.submit else ""))
 
 
 def step_info(ep: Episode, res: StepResult) -> dict[str, Any]:

@@ -208,9 +208,12 @@ def _write_probes(world: World, ct: CompiledTask, player: _Player) -> list[Probe
         passed, same = player.play([*gold[: i + 1], gold[i], *gold[i + 1 :]], answer)
         out.append(Probe(tid, "write.repeat", f"gold with call {i} {name} made twice", False, passed, same))
     seen_tools: dict[str, int] = {}
+    tried: set[str] = set()
     for td, args in _other_row_cases(world, gold):
-        if seen_tools.get(td.name, 0) >= OTHER_ROW_CASES:
+        key = td.name + json.dumps(args, sort_keys=True, default=str)
+        if seen_tools.get(td.name, 0) >= OTHER_ROW_CASES or key in tried:
             continue
+        tried.add(key)
         passed, same, ok = player.after_gold((td.name, args), answer)
         if not ok or same:
             continue  # refused, or no change: nothing to judge

@@ -6,12 +6,16 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from awm.bundle import Task
     from awm.world import World
 
 SYSTEM_PROMPT = (
     "You are an assistant operating {title}. {description}\n"
     "Use the tools to read and change the system's data. Work step by step. "
-    "When the task is done, reply with your final answer as plain text (no tool call); that ends the episode."
+    "When the task is done, call submit_answer once: `answer` is the final answer value alone, of the type "
+    "its schema gives (no hedging, no alternatives; null when the task only asks for changes), and any "
+    "explanation goes in `explanation`. That ends the episode. A reply without a tool call also ends it: "
+    "its text is then read strictly as the answer value."
 )
 TEXT_TOOLS = (
     "\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
@@ -22,11 +26,14 @@ TEXT_TOOLS = (
 )
 
 
-def system_prompt(world: World, text_tools: bool = False, template: str | None = None) -> str:
+def system_prompt(world: World, text_tools: bool = False, template: str | None = None, task: Task | None = None) -> str:
     """The system message: the world's title and description, and the tools when the model calls them
-    as ``<tool_call>`` text (Hermes / Qwen format) instead of native tool calls."""
+    as ``<tool_call>`` text (Hermes / Qwen format) instead of native tool calls. The tools include
+    ``submit_answer`` with ``task``'s answer schema (a generic one without a task)."""
+    from awm.actions import agent_tools
+
     text = (template or SYSTEM_PROMPT).format(title=world.manifest.title, description=world.manifest.description)
     if text_tools:
-        tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in world.openai_tools())
+        tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in agent_tools(world, task))
         text += TEXT_TOOLS.format(tools=tools)
     return text

@@ -23,7 +23,10 @@ class RemoteError(AwmError):
 
 
 class RemoteEnv(gym.Env[str, str]):
-    """Same observations, rewards and info as ``gym.make("awm/<env>-v0")``, over HTTP."""
+    """Same observations, rewards and info as ``gym.make("awm/<env>-v0")``, over HTTP.
+
+    Actions travel as they are (a typed ``{"answer": <value>}`` stays typed); ``info["tools"]`` holds the
+    episode's ``submit_answer`` with its task's answer schema, as the server lists it."""
 
     metadata = {"render_modes": []}  # noqa: RUF012
 
@@ -74,7 +77,7 @@ class RemoteEnv(gym.Env[str, str]):
             "task_id": task["id"],
             "task_kind": task["kind"],
             "instruction": task["instruction"],
-            "tools": self._tools,
+            "tools": self._tools_of(view),
             "seed": task_seed,
             "episode_id": self.episode_id,
         }
@@ -90,6 +93,13 @@ class RemoteEnv(gym.Env[str, str]):
             obs = json.dumps({"ok": False, "error": {"code": "episode_ended", "message": str(e)}})
             return obs, 0.0, True, False, {"error": {"code": "episode_ended", "message": str(e)}}
         return out["observation"], float(out["reward"]), out["terminated"], out["truncated"], out["info"]
+
+    def _tools_of(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The episode's tools as the server lists them (its submit_answer is typed per task)."""
+        if isinstance(view.get("tools"), list):
+            return view["tools"]
+        submit = view.get("submit")  # an older server: the env's tools plus submit_answer if it names one
+        return self._tools + ([{"type": "function", "function": submit}] if isinstance(submit, dict) else [])
 
     def close(self) -> None:
         self._drop()

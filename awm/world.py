@@ -53,6 +53,9 @@ class CompiledTask:
         return self.task.id
 
 
+RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # actions every surface handles itself
+
+
 def stable_int(*parts: object) -> int:
     """A seed derived with sha256 (never Python's salted hash)."""
     return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")
@@ -195,6 +198,8 @@ class World:
                 tools[td.name] = td
         if not tools:
             problems.append("tools.py defines no @tool function")
+        for reserved in sorted(set(tools) & RESERVED_TOOLS):
+            problems.append(f"tools.py: the tool name {reserved!r} is reserved for the episode's own actions")
         return tools
 
     def _compile_tasks(self, conn: sqlite3.Connection, problems: list[str]) -> dict[str, CompiledTask]:
@@ -217,6 +222,8 @@ class World:
                 bad = [c for c in (w.columns or []) if c not in self.tables[w.table].columns]
                 if bad:
                     problems.append(f"{where} allowed_writes: {w.table} has no columns {bad}")
+                if w.where and (why := _predicate_problem(conn, self.tables[w.table].columns, w.where)):
+                    problems.append(f"{where} allowed_writes: where {w.where!r} does not run on {w.table}: {why}")
             for fc in v.free_columns:
                 table, _, col = fc.partition(".")
                 if table not in self.tables or col not in self.tables[table].columns:
@@ -271,6 +278,16 @@ def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:
         if w.where:
             out.append((f"SELECT 1 WHERE {w.where}", f"allowed_writes[{i}].where"))
     return out
+
+
+def _predicate_problem(conn: sqlite3.Connection, columns: tuple[str, ...], predicate: str) -> str | None:
+    """Why a row predicate cannot run over a row of these columns (None: it runs)."""
+    sel = ", ".join(f"NULL AS {quote(c)}" for c in columns)
+    try:
+        conn.execute(f"SELECT 1 FROM (SELECT {sel}) WHERE ({predicate})").fetchall()
+    except sqlite3.Error as e:
+        return str(e)
+    return None
 
 
 def _cascades(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:

@@ -138,7 +138,9 @@ def main() -> None:
     if args.json:
         print(json.dumps({"before": before, "after": after}, indent=2))
         return
-    print(f"{'env':16} {'':7} {'adversarial':>11} {'rejected':>9} {'score':>7} {'leaking tasks':>14} {'spellings ok':>13}")
+    print(
+        f"{'env':16} {'':7} {'adversarial':>11} {'rejected':>9} {'score':>7} {'leaking tasks':>14} {'spellings ok':>13}"
+    )
     for env in ENVS:
         for label, s in (("before", before[env]), ("after", after[env])):
             print(

@@ -49,7 +49,12 @@ def run_gym(env_id: str, world, rounds: int, fmt: str) -> tuple[int, float]:
                 else:
                     action = f"<tool_call>{json.dumps({'name': tool, 'arguments': args})}</tool_call>"
                 env.step(action)
-            env.step(json.dumps({"answer": answer}) if fmt == "json" else (answer or "Done."))
+            if fmt == "json":
+                env.step(json.dumps({"answer": answer}))
+            else:  # the typed answer through the submit_answer tool
+                env.step(
+                    f"<tool_call>{json.dumps({'name': 'submit_answer', 'arguments': {'answer': answer}})}</tool_call>"
+                )
             n += len(calls) + 1
     return n, time.perf_counter() - t0
 

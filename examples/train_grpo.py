@@ -2,8 +2,9 @@
 
     python examples/train_grpo.py --model Qwen/Qwen3-0.6B --envs online_store,clinic --max-steps 200
 
-One environment instance per rollout (TRL's ``environment_factory``; one class per environment, its
-methods generated from the registry's tool schemas), the outcome reward from the SQL verifier, and
+One environment instance per rollout (TRL's ``environment_factory``; one class per task, its methods
+generated from the registry's tool schemas plus ``submit_answer`` with the task's answer schema, so the
+model submits a typed answer), the outcome reward from the SQL verifier, and
 optional step-level channels as extra reward functions (``--rewards outcome,gated_process``). Needs the
 ``train`` extra (torch, trl, transformers, datasets, accelerate) and, for ``--vllm``, vLLM on a GPU.
 See examples/README.md for the GPU recipe. ``tests/train`` runs this same ``build_trainer`` on CPU with a

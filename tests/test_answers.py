@@ -125,7 +125,7 @@ def test_expected_values_come_from_sql_on_the_initial_state():
         compute_expected(conn, AnswerSchema(type=T.string), AnswerCheck(sql="SELECT last FROM p WHERE 0"))
     with pytest.raises(AnswerSqlError, match="not a number"):
         compute_expected(conn, AnswerSchema(type=T.number), AnswerCheck(sql="SELECT last FROM p"))
-    with pytest.raises(AnswerSqlError, match="query_only|readonly|fails"):
+    with pytest.raises(AnswerSqlError, match=r"query_only|readonly|fails"):
         compute_expected(conn, AnswerSchema(type=T.number), AnswerCheck(sql="DELETE FROM p RETURNING 1"))
 
 

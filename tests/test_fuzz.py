@@ -3,6 +3,8 @@ database byte-identical; snapshots round-trip."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,3 +63,35 @@ def test_snapshot_restore_round_trip(env, seed):
     assert ep.state_bytes() == state
     fork = ep.fork()
     assert fork.state_bytes() == state and fork.evaluate().checks == ep.evaluate().checks
+
+
+@st.composite
+def submissions(draw):
+    """Any submit_answer call an agent might make, in every action form (valid, typed, malformed)."""
+    args = draw(JSONISH | st.dictionaries(st.sampled_from(["answer", "explanation", "value"]), JSONISH, max_size=3))
+    form = draw(st.sampled_from(["answer", "tool", "meta", "text"]))
+    if form == "answer" and isinstance(args, dict):
+        return {"answer": None, **args}
+    if form == "meta":
+        return {"tool": "call_tool", "arguments": {"tool_name": "submit_answer", "arguments": args}}
+    if form == "text":
+        return {"tool": "submit_answer", "arguments": json.dumps(args)}
+    return {"tool": "submit_answer", "arguments": args}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ENVS), st.integers(0, 10**6), submissions())
+def test_any_submission_ends_with_a_verdict_or_is_a_clean_malformed_step(env, seed, action):
+    from awm.actions import apply_action, observation_text
+
+    world = default_registry().load(env)
+    ep = world.episode(seed=seed)
+    before = ep.state_bytes()
+    res = apply_action(ep, action)
+    observation_text(res)
+    if res.done:
+        assert res.rewards.outcome in (0.0, 1.0) and ep.done
+    else:
+        assert res.error is not None and res.error.code == "malformed_action" and res.rewards.malformed
+        assert "submit_answer" in res.error.message and not ep.done
+    assert ep.state_bytes() == before

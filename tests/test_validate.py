@@ -59,6 +59,11 @@ def test_fixture_is_valid(mini_registry):
         ("t01_lamp_price", {"gold": {"calls": [], "answer": [4599]}}, "not a value of the answer type"),
         ("t01_lamp_price", {"answer": None}, "needs an answer check"),
         ("t03_cancel_alan", {"free_columns": ["orders.nope"]}, "free_columns: no column 'orders.nope'"),
+        (
+            "t03_cancel_alan",
+            {"allowed_writes": [{"table": "orders", "where": "nope = 1"}]},
+            "does not run on orders: no such column: nope",
+        ),
         ("t03_cancel_alan", {"free_arguments": ["set_order_status.nope"]}, "free_arguments: no argument"),
     ],
 )

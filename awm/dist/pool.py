@@ -23,8 +23,11 @@ class _Host:
         self.reward = reward
         self.max_steps = max_steps
         self.episodes: dict[int, Any] = {}
+        self.tools: dict[str, list[dict[str, Any]]] = {}  # per task: the env's tools + its submit_answer
 
     def reset(self, items: list[tuple[int, str | None, int]]) -> list[tuple[str, dict[str, Any]]]:
+        from awm.actions import agent_tools
+
         out = []
         for eid, task_id, seed in items:
             old = self.episodes.pop(eid, None)
@@ -33,6 +36,8 @@ class _Host:
             ep = self.world.episode(task_id, seed=seed, reward=self.reward)
             self.episodes[eid] = ep
             task = ep.task.task
+            if task.id not in self.tools:
+                self.tools[task.id] = agent_tools(self.world, task)
             out.append(
                 (
                     task.instruction,
@@ -41,6 +46,7 @@ class _Host:
                         "task_id": task.id,
                         "task_kind": str(task.kind),
                         "instruction": task.instruction,
+                        "tools": self.tools[task.id],
                         "seed": seed,
                     },
                 )

@@ -5,6 +5,10 @@ An agent hands out one ``AgentEpisode`` per episode. Each ``act()`` returns a ``
 agent takes this turn (tool calls, or its final answer), each with the canonical action the Gymnasium
 env receives and the raw form the agent emitted (what the trajectory records). The runner steps the
 env with every action and feeds each observation back through ``observe()``.
+
+The final answer is a typed value: the agent's ``submit_answer`` call (its ``answer`` has the task's
+answer schema, listed in ``EpisodeSpec.tools``) becomes ``{"answer": <value>, "explanation": ...}``;
+a chat model's plain-text reply is the strict free-text fallback.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, Protocol
 from awm.actions import Answer, parse_hermes, parse_openai_message, to_json_action
 from awm.chat import system_prompt
 from awm.eval.llm import ChatClient, ToolsUnsupported
+from awm.submit import SUBMIT
 from awm.world import World
 
 _TOOL_CALL_BLOCK = re.compile(r"<tool_call>.*?(?:</tool_call>|$)", re.S)
@@ -39,7 +44,7 @@ class EpisodeSpec:
 
 @dataclass(frozen=True)
 class Action:
-    env_action: dict[str, Any]  # canonical form for env.step: {"tool", "arguments"} | {"answer"} | {"malformed"}
+    env_action: dict[str, Any]  # for env.step: {"tool", "arguments"} | {"answer", "explanation"} | {"malformed"}
     raw: str | dict[str, Any]  # what the agent emitted
     call_id: str | None = None
 
@@ -82,7 +87,8 @@ class _Scripted:
 
 
 class OracleAgent:
-    """Plays each task's gold solution (from the verifier, which only infrastructure can read)."""
+    """Plays each task's gold solution (from the verifier, which only infrastructure can read) and submits
+    its typed gold answer."""
 
     name = "oracle"
     model: str | None = None
@@ -128,9 +134,10 @@ class RandomAgent:
         rng = random.Random(spec.seed)
         words = re.findall(r"[A-Za-z0-9@.\-]+", spec.instruction) or ["x"]
         n = rng.randint(0, max(0, min(self.max_calls, spec.max_steps - 1)))
+        tools = [t for t in spec.tools if t["function"]["name"] != SUBMIT] or spec.tools
         actions = []
         for _ in range(n):
-            tool = rng.choice(spec.tools)["function"]
+            tool = rng.choice(tools)["function"]
             args = _random_object(tool.get("parameters") or {}, rng, words)
             actions.append(Action({"tool": tool["name"], "arguments": args}, {"tool": tool["name"], "arguments": args}))
         answer = rng.choice([None, rng.choice(words), str(rng.randint(0, 1000))])
@@ -222,8 +229,9 @@ class _ChatEpisode:
         self.text_mode = self.agent.text_mode
 
     def _messages(self) -> list[dict[str, Any]]:
+        task = self.spec.world.task(self.spec.task_id).task
         head = [
-            {"role": "system", "content": system_prompt(self.spec.world, self.text_mode)},
+            {"role": "system", "content": system_prompt(self.spec.world, self.text_mode, task=task)},
             {"role": "user", "content": self.spec.instruction},
         ]
         turns = self.turns if self.agent.history is None else self.turns[-self.agent.history :]
@@ -265,9 +273,9 @@ class _ChatEpisode:
             text = content or ""
             blocks = _TOOL_CALL_BLOCK.findall(_THINK.sub("", text))[: a.max_calls_per_turn]
             actions = [Action(to_json_action(parse_hermes(b)), b) for b in blocks]
-            if not actions:
+            if not actions:  # no tool call: the text is the answer (the strict free-text fallback)
                 parsed = parse_openai_message({"content": text})
-                answer = parsed.text if isinstance(parsed, Answer) else text
+                answer = parsed.value if isinstance(parsed, Answer) else text
                 actions = [Action({"answer": answer}, text)]
             assistant = {"role": "assistant", "content": text}
         self.turns.append([assistant])

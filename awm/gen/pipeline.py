@@ -257,6 +257,7 @@ class Generator:
             rec.seconds += time.monotonic() - started
 
     def _feedback(self, problems: list[str], history: list[str], attempt: int) -> str:
+        problems = list(dict.fromkeys(problems))  # the same finding twice (e.g. two audit probes) is said once
         shown = [p if len(p) <= MAX_PROBLEM_CHARS else p[: MAX_PROBLEM_CHARS - 3] + "..." for p in problems]
         lines = [f"- {p}" for p in shown[:MAX_FEEDBACK_PROBLEMS]]
         if len(problems) > MAX_FEEDBACK_PROBLEMS:

@@ -338,7 +338,11 @@ def _validate(root: Path, env: str, emit: Callable[[dict[str, Any]], None]) -> d
     problems = []
     for p in report.problems:
         problems.append(str(p))
-        m = re.match(r"task (\S+)$", p.where) or re.search(r"task '([^']+)'", p.message)
+        m = (
+            re.match(r"task (\S+)$", p.where)
+            or re.search(r"task '([^']+)'", p.message)
+            or re.match(r"task (\S+?):", p.message)
+        )
         if m:
             by_task.setdefault(m.group(1), []).append(str(p))
     return {"ok": report.ok, "problems": problems, "task_problems": by_task, "stats": report.stats}

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
 
-from awm.actions import MAX_ACTION, MAX_OBSERVATION, apply_action, observation_text, step_info
+from awm.actions import MAX_ACTION, MAX_OBSERVATION, agent_tools, apply_action, observation_text, step_info
 from awm.episode import Episode
 from awm.errors import EpisodeClosedError
 from awm.gym.spaces import AnyText
@@ -24,7 +25,8 @@ class AwmEnv(gym.Env[str, str]):
     ``reset`` returns the task instruction; ``step`` takes an action in our JSON form (see
     ``awm.actions``; wrappers translate OpenAI / Hermes / AWM tool calls into it) and returns the
     tool's result or error as JSON.
-    ``info`` carries the task, the tools as OpenAI function schemas, ``reward_components`` (every
+    ``info`` carries the task, the tools as OpenAI function schemas (the environment's tools plus
+    ``submit_answer``, whose ``answer`` has the task's answer schema), ``reward_components`` (every
     reward channel) and ``diff`` (this step's row changes). Agent mistakes never raise.
     """
 
@@ -49,7 +51,7 @@ class AwmEnv(gym.Env[str, str]):
         self.observation_space = AnyText(MAX_OBSERVATION)
         self.episode: Episode | None = None
         self._last: str = ""
-        self._tools = self.world.openai_tools()
+        self._tools: dict[str, list[dict[str, Any]]] = {}  # per task: the env's tools + its submit_answer
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
@@ -67,7 +69,7 @@ class AwmEnv(gym.Env[str, str]):
             "task_id": task.id,
             "task_kind": str(task.kind),
             "instruction": task.instruction,
-            "tools": self._tools,
+            "tools": self.tools_for(task.id),
             "seed": task_seed,
         }
         return task.instruction, info
@@ -91,6 +93,12 @@ class AwmEnv(gym.Env[str, str]):
         if self.episode is not None:
             self.episode.close()
             self.episode = None
+
+    def tools_for(self, task_id: str) -> list[dict[str, Any]]:
+        """The OpenAI tools of a task: the environment's tools plus its typed ``submit_answer``."""
+        if task_id not in self._tools:
+            self._tools[task_id] = agent_tools(self.world, self.world.task(task_id).task)
+        return copy.deepcopy(self._tools[task_id])
 
     # -- extras for trainers --------------------------------------------------------------------
     async def astep(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:

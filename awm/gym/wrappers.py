@@ -59,8 +59,11 @@ class ChatObservation(gym.Wrapper):
 
     def reset(self, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         obs, info = self.env.reset(**kwargs)
-        world = self.env.unwrapped.world  # type: ignore[attr-defined]
-        system = system_prompt(world, text_tools=self.fmt == "hermes", template=self.template)
+        base = self.env.unwrapped
+        world = base.world  # type: ignore[attr-defined]
+        episode = getattr(base, "episode", None)
+        task = episode.task.task if episode is not None else None
+        system = system_prompt(world, text_tools=self.fmt == "hermes", template=self.template, task=task)
         self._head = [{"role": "system", "content": system}, {"role": "user", "content": obs}]
         self._turns = []
         return self._emit(info)
@@ -68,15 +71,17 @@ class ChatObservation(gym.Wrapper):
     def step(self, action: Any) -> tuple[str, SupportsFloat, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
         turn = [self._assistant_message(action)]
-        if info.get("tool") is not None:
-            calls = turn[0].get("tool_calls") or [{}]
+        calls = [c if isinstance(c, dict) else {} for c in (turn[0].get("tool_calls") or [])]
+        if calls:  # native tool calls (submit_answer too): every call needs an answer, or chat APIs reject it
+            turn.append({"role": "tool", "tool_call_id": calls[0].get("id", "call_0"), "content": obs})
+            for extra in calls[1:]:
+                turn.append({"role": "tool", "tool_call_id": extra.get("id", ""), "content": _NOT_RUN})
+        elif info.get("tool") is not None:
             turn.append(
-                {"role": "tool", "tool_call_id": calls[0].get("id", "call_0"), "content": obs}
+                {"role": "tool", "tool_call_id": "call_0", "content": obs}
                 if self.fmt == "openai"
                 else {"role": "tool", "content": obs}
             )
-            for extra in calls[1:]:  # every tool call needs an answer, or chat APIs reject the history
-                turn.append({"role": "tool", "tool_call_id": extra.get("id", ""), "content": _NOT_RUN})
         elif not info.get("ok", True):  # unparseable output: tell the model what to fix
             turn.append({"role": "user", "content": obs})
         self._turns.append(turn)

@@ -18,13 +18,14 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from awm.actions import apply_action, observation_text, step_info
+from awm.actions import agent_tools, apply_action, generic_submit_spec, observation_text, step_info
 from awm.errors import EpisodeClosedError
 from awm.registry import Registry, default_registry
 from awm.rewards import PRESETS
 from awm.serve.config import ServeConfig
 from awm.serve.mcp_server import build_mcp_server
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
+from awm.submit import MAX_EXPLANATION, SUBMIT, submit_spec
 
 
 class CreateEpisode(BaseModel):
@@ -43,12 +44,19 @@ class CallBody(BaseModel):
 
 class StepBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: dict[str, Any] | str = Field(description='our JSON action: {"tool", "arguments"} or {"answer"}')
+    action: dict[str, Any] | str = Field(
+        description='our JSON action: {"tool", "arguments"} or {"answer": <value>, "explanation": "..."}'
+    )
 
 
 class SubmitBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    answer: str | None = None
+    answer: Any = Field(
+        None,
+        description="the final answer: a value of the task's answer type (the episode's submit.parameters); "
+        "null for tasks that only change data",
+    )
+    explanation: str | None = Field(None, description="optional prose for people; never graded")
 
 
 class RestoreBody(BaseModel):
@@ -168,18 +176,31 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
         msg = "; ".join(f"{'.'.join(str(p) for p in x['loc'][1:]) or 'body'}: {x['msg']}" for x in errs[:5])
         return _error("invalid_request", 422, msg)
 
+    listings: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+
+    def listing(env: str, ep: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """(submit_answer record, OpenAI tools) of an episode's task, built once per (env, task)."""
+        key = (env, ep.task.id)
+        if key not in listings:
+            spec = submit_spec(ep.task.task)
+            listings[key] = (spec.model_dump(exclude={"write"}), agent_tools(ep.world, ep.task.task))
+        return listings[key]
+
     def episode_view(slot: Slot) -> dict[str, Any]:
         ep = slot.episode
         world = ep.world
+        task = ep.task.task
+        submit_record, tools = listing(slot.env, ep)
         return {
             "episode_id": slot.id,
             "env": slot.env,
             "env_id": f"awm/{world.id}-v{world.version}",
-            "task": {"id": ep.task.id, "kind": str(ep.task.task.kind), "instruction": ep.task.task.instruction},
+            "task": {"id": ep.task.id, "kind": str(task.kind), "instruction": task.instruction, **_answer_of(task)},
             "seed": ep.seed,
             "steps": ep.steps,
             "done": ep.done,
-            "tools": [s.openai() for s in world.tool_specs()],
+            "submit": submit_record,
+            "tools": tools,
         }
 
     @app.get("/health", tags=["server"])
@@ -211,7 +232,8 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
             "manifest": w.manifest.model_dump(mode="json"),
             "tools": [s.model_dump() for s in w.tool_specs()],
             "tasks": [
-                {"id": t.id, "kind": str(t.task.kind), "instruction": t.task.instruction} for t in w.tasks.values()
+                {"id": t.id, "kind": str(t.task.kind), "instruction": t.task.instruction, **_answer_of(t.task)}
+                for t in w.tasks.values()
             ],
         }
 
@@ -240,7 +262,12 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
 
     @app.post("/episodes/{episode_id}/call", tags=["episodes"])
     async def call(episode_id: str, body: CallBody) -> FastJSON:
-        res = await store.get(episode_id).run(lambda ep: ep.call(body.tool, body.arguments))
+        """One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode."""
+        if body.tool == SUBMIT:
+            action = {"tool": SUBMIT, "arguments": body.arguments}
+            res = await store.get(episode_id).run(lambda ep: apply_action(ep, action))
+        else:
+            res = await store.get(episode_id).run(lambda ep: ep.call(body.tool, body.arguments))
         return FastJSON(res.to_dict())
 
     @app.post("/episodes/{episode_id}/step", tags=["episodes"])
@@ -261,7 +288,10 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
 
     @app.post("/episodes/{episode_id}/submit", tags=["episodes"])
     async def submit(episode_id: str, body: SubmitBody) -> FastJSON:
-        return FastJSON((await store.get(episode_id).run(lambda ep: ep.submit(body.answer))).to_dict())
+        """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``)."""
+        explanation = body.explanation[:MAX_EXPLANATION] if body.explanation is not None else None
+        res = await store.get(episode_id).run(lambda ep: ep.submit(body.answer, explanation))
+        return FastJSON(res.to_dict())
 
     @app.post("/episodes/{episode_id}/snapshot", tags=["episodes"])
     async def snapshot(episode_id: str) -> dict[str, str]:
@@ -309,17 +339,29 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
 _ANY_BODY = Body(default_factory=dict)
 
 
+def _answer_of(task: Any) -> dict[str, Any]:
+    """The task's answer schema for listings (what to submit, never the value)."""
+    schema = task.answer
+    return {"answer": schema.model_dump(mode="json", exclude_none=True) if schema is not None else None}
+
+
 def _add_typed_tool_routes(app: FastAPI, store: EpisodeStore, env: str) -> None:
     """One typed operation per tool (``POST /envs/<env>/episodes/{id}/tools/<tool>``) for OpenAPI clients.
     The body is read raw and validated by the episode, so bad arguments are recorded like any other call."""
     world = store.registry.load(env)
-    for spec in world.tool_specs():
+    specs = world.tool_specs()
+    if SUBMIT not in world.tools:
+        specs.append(generic_submit_spec())  # its real schema is per task: GET /episodes/{id} -> submit
+    for spec in specs:
 
         def make(tool: str) -> Any:
             async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Any:
                 slot = store.get(episode_id)
                 if slot.env != env:
                     raise ApiError("invalid_request", 400, f"episode {episode_id!r} belongs to {slot.env!r}")
+                if tool == SUBMIT:
+                    action = {"tool": SUBMIT, "arguments": arguments}
+                    return FastJSON((await slot.run(lambda ep: apply_action(ep, action))).to_dict())
                 return FastJSON((await slot.run(lambda ep: ep.call(tool, arguments))).to_dict())
 
             return run_tool

@@ -6,6 +6,9 @@ Which episode a request acts on (mcp 2.x default clients are sessionless):
    (``X-AWM-Task`` / ``X-AWM-Seed`` choose its task);
 2. else the legacy ``Mcp-Session-Id`` — each legacy session gets an episode of its own;
 3. else the call is refused with a message saying how to name an episode.
+``tools/list`` gives ``submit_answer`` with the answer schema of the task the request names (the
+episode's, or the one ``X-AWM-Task`` / ``X-AWM-Seed`` would start); a request that names no episode
+gets a generic ``submit_answer`` whose answer may be of any type.
 Reward channels stay hidden from the agent unless the server runs with ``expose_rewards``.
 """
 
@@ -18,11 +21,14 @@ from typing import Any
 import mcp_types as types
 from mcp.server import Server
 
-from awm.errors import EpisodeClosedError
+from awm.actions import apply_action, generic_submit_spec
+from awm.bundle import Task, ToolSpec
+from awm.episode import Episode, StepResult
+from awm.errors import AwmError, EpisodeClosedError
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
+from awm.submit import SUBMIT, submit_spec
 from awm.world import World
 
-SUBMIT = "submit_answer"
 _PATH = re.compile(r"/envs/([^/]+)/mcp/?$")
 
 
@@ -38,12 +44,25 @@ def _env_of(ctx: Any) -> str:
     return str(env)
 
 
-def mcp_tools(world: World) -> types.ListToolsResult:
-    """An environment's tools as MCP tools, plus ``submit_answer``."""
-    tools = [types.Tool(name=s.name, description=s.description, input_schema=s.parameters) for s in world.tool_specs()]
+def _mcp_tool(spec: ToolSpec) -> types.Tool:
+    return types.Tool(name=spec.name, description=spec.description, input_schema=spec.parameters)
+
+
+def mcp_tools(world: World, task: Task | None = None) -> types.ListToolsResult:
+    """An environment's tools as MCP tools, plus ``submit_answer`` with ``task``'s answer schema
+    (a generic one, answer of any type, when no task is known)."""
+    tools = [_mcp_tool(s) for s in world.tool_specs()]
     if SUBMIT not in world.tools:
-        tools.append(SUBMIT_TOOL)
+        tools.append(_mcp_tool(submit_spec(task) if task is not None else generic_submit_spec()))
     return types.ListToolsResult(tools=tools)
+
+
+def call_tool(ep: Episode, name: str, arguments: dict[str, Any]) -> StepResult:
+    """One MCP ``tools/call`` on an episode: ``submit_answer`` passes its typed answer to ``Episode.submit``
+    (malformed arguments are a recorded step that does not end the episode); other tools are plain calls."""
+    if name == SUBMIT and SUBMIT not in ep.world.tools:
+        return apply_action(ep, {"tool": SUBMIT, "arguments": arguments})
+    return ep.call(name, arguments)
 
 
 def tool_result(body: dict[str, Any], is_error: bool) -> types.CallToolResult:
@@ -52,18 +71,6 @@ def tool_result(body: dict[str, Any], is_error: bool) -> types.CallToolResult:
         structured_content=body,
         is_error=is_error,
     )
-
-
-SUBMIT_TOOL = types.Tool(
-    name=SUBMIT,
-    description="Give your final answer and end the task. Call it once, when the task is complete "
-    "(answer may be empty for tasks that only change data).",
-    input_schema={
-        "type": "object",
-        "properties": {"answer": {"type": ["string", "null"], "description": "the final answer"}},
-        "additionalProperties": False,
-    },
-)
 
 
 def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False) -> Server[Any]:
@@ -92,24 +99,42 @@ def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False) -> Serve
             raise ApiError("invalid_request", 400, f"episode {slot.id!r} belongs to {slot.env!r}, not {env!r}")
         return slot
 
-    listings: dict[str, types.ListToolsResult] = {}  # per env: the SDK lists tools on every tools/call
+    def listed_task(ctx: Any, env: str) -> str | None:
+        """The task whose submit_answer a tools/list shows: the named episode's, or the task it would
+        start with (without creating it); None when the request names no episode."""
+        headers = ctx.request.headers
+        eid = headers.get("x-awm-episode")
+        if not eid and (sid := headers.get("mcp-session-id")):
+            eid = f"mcp-{sid}"
+        if not eid:
+            return None
+        slot = store.slots.get(eid)
+        if slot is not None:
+            return slot.episode.task.id if slot.env == env else None
+        seed = headers.get("x-awm-seed", "0") if headers.get("x-awm-episode") else "0"
+        try:
+            return store.world(env).task(headers.get("x-awm-task") or None, int(seed)).id
+        except (AwmError, ValueError):
+            return None  # the call will say what is wrong
+
+    # per (env, task): the SDK lists tools on every tools/call
+    listings: dict[tuple[str, str | None], types.ListToolsResult] = {}
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         env = _env_of(ctx)
-        if env not in listings:
-            listings[env] = mcp_tools(store.world(env))
-        return listings[env]
+        task_id = listed_task(ctx, env)
+        key = (env, task_id)
+        if key not in listings:
+            world = store.world(env)
+            listings[key] = mcp_tools(world, world.task(task_id).task if task_id is not None else None)
+        return listings[key]
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
             env = _env_of(ctx)
             slot = await resolve(ctx, env)
             args = params.arguments or {}
-            if params.name == SUBMIT and SUBMIT not in store.world(env).tools:
-                answer = args.get("answer")
-                res = await slot.run(lambda ep: ep.submit(None if answer is None else str(answer)))
-            else:
-                res = await slot.run(lambda ep: ep.call(params.name, args))
+            res = await slot.run(lambda ep: call_tool(ep, params.name, args))
         except ApiError as e:
             return tool_result({"ok": False, "error": {"code": e.code, "message": e.message}}, True)
         except EpisodeClosedError as e:

@@ -1,5 +1,6 @@
 """``awm mcp <env>``: one environment over MCP stdio, for desktop MCP clients. One episode per process
-(the task is chosen with ``--task``/``--seed``); ``submit_answer`` ends it and the next call starts anew."""
+(the task is chosen with ``--task``/``--seed``); ``submit_answer`` (with that task's answer schema)
+ends it and the next call starts anew."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from mcp.server.stdio import stdio_server
 
 from awm.episode import Episode
 from awm.registry import Registry
-from awm.serve.mcp_server import SUBMIT, mcp_tools, tool_result
+from awm.serve.mcp_server import call_tool, mcp_tools, tool_result
 
 
 def build_stdio_server(registry: Registry, env: str, task_id: str | None = None, seed: int = 0) -> Server[Any]:
     world = registry.load(env)
     state: dict[str, Episode] = {"ep": world.episode(task_id, seed=seed)}
 
-    listing = mcp_tools(world)
+    listing = mcp_tools(world, state["ep"].task.task)  # every episode of this process runs the same task
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return listing
@@ -28,11 +29,7 @@ def build_stdio_server(registry: Registry, env: str, task_id: str | None = None,
         ep = state["ep"]
         if ep.done:
             ep = state["ep"] = world.episode(task_id, seed=seed)
-        args = params.arguments or {}
-        if params.name == SUBMIT and SUBMIT not in world.tools:
-            res = ep.submit(None if args.get("answer") is None else str(args.get("answer")))
-        else:
-            res = ep.call(params.name, args)
+        res = call_tool(ep, params.name, params.arguments or {})
         return tool_result(res.observation(), not res.ok)
 
     return Server(

@@ -1,14 +1,17 @@
 """Our environments as TRL ``environment_factory`` classes, plus reward functions over our reward channels.
 
-``environment_class(world)`` builds a class with one method per tool, generated from the registry's JSON
+``environment_class(world, task)`` builds a class with one method per tool, generated from the registry's JSON
 schemas (``transformers.utils.get_json_schema`` reads the tool schema back from the signature and the
-docstring; TRL's tool loop calls the methods). TRL creates one instance per rollout and calls
-``reset(**row)`` with the dataset row (``task_id``, ``seed``), which starts an isolated episode.
+docstring; TRL's tool loop calls the methods), plus ``submit_answer`` whose ``answer`` has the task's answer
+schema (TRL renders one tool list per environment, so ``environment_factories`` gives one class per task,
+keyed ``"<env>/<task_id>"``, and ``task_rows`` routes each row to it). TRL creates one instance per rollout
+and calls ``reset(**row)`` with the dataset row (``task_id``, ``seed``), which starts an isolated episode.
 
 Reward functions (TRL signature ``f(prompts, completions, environments, **kw) -> list[float]``):
 
-- ``outcome_reward``: the verifier's 0/1 on the final state and the final answer (the last assistant
-  message). A rollout cut off while still calling tools scores 0, as a truncated eval episode does.
+- ``outcome_reward``: the verifier's 0/1 on the final state and the final answer: the typed value the
+  model passed to ``submit_answer``, else (the strict free-text fallback) its last assistant message.
+  A rollout cut off while still calling tools, without submitting, scores 0, as a truncated eval episode does.
 - ``progress_reward``: Φ of the final state (partial credit; biased toward half-done work, keep it small).
 - ``validity_reward``: minus the fraction of tool calls that were invalid or failed.
 - ``gated_process_reward``: outcome × (fraction of calls that were valid, not redundant, not no-ops):
@@ -26,10 +29,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
-from awm.actions import observation_text
-from awm.bundle import ToolSpec
+from awm.actions import apply_action, generic_submit_spec, observation_text
+from awm.bundle import Task, ToolSpec
 from awm.episode import Episode
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
+from awm.submit import SUBMIT, submit_spec
 from awm.world import World
 
 RESERVED = frozenset({"reset", "get_reward"})
@@ -41,6 +45,7 @@ class AwmToolEnv:
     """Base of the generated classes: one episode of ``world`` per rollout."""
 
     world: ClassVar[World]
+    task_id: ClassVar[str | None] = None  # the task whose submit_answer schema the class carries
     max_observation_chars: ClassVar[int | None] = None
 
     def __init__(self) -> None:
@@ -51,9 +56,12 @@ class AwmToolEnv:
 
     def reset(self, task_id: str | None = None, seed: int = 0, **row: Any) -> str | None:
         """Start a fresh episode; the dataset row's prompt already holds the task."""
+        bound = type(self).task_id
+        if bound is not None and task_id is not None and task_id != bound:
+            raise ValueError(f"{type(self).__name__} runs task {bound!r}, not {task_id!r}; route rows with task_rows")
         if self.episode is not None:
             self.episode.close()
-        self.episode = self.world.episode(task_id, seed=int(seed or 0))
+        self.episode = self.world.episode(task_id if task_id is not None else bound, seed=int(seed or 0))
         self.channels, self.final, self.truncated = [], None, False
         return None
 
@@ -71,43 +79,78 @@ class AwmToolEnv:
             text = text[:limit] + f"... [{len(text) - limit} more characters cut; narrow the request]"
         return text
 
-    def _finish(self, answer: str | None, truncated: bool = False) -> RewardChannels:
+    def _submit(self, arguments: dict[str, Any]) -> str:
+        """The ``submit_answer`` tool: the typed answer ends the episode; malformed arguments are a step."""
+        ep = self.episode
+        if ep is None:
+            raise RuntimeError("reset() was not called")
+        if ep.done:
+            return json.dumps({"ok": False, "error": {"code": "episode_ended", "message": "the episode has ended"}})
+        res = apply_action(ep, {"tool": SUBMIT, "arguments": arguments})
+        if res.done:
+            self.final = res.rewards
+        else:
+            self.channels.append(res.rewards)
+        return observation_text(res)
+
+    def _finish(self, answer: Any, truncated: bool = False, explanation: str | None = None) -> RewardChannels:
         """End the episode with ``answer`` (once; later calls return the same verdict)."""
         if self.final is None:
             ep = self.episode
             if ep is None:
                 raise RuntimeError("reset() was not called")
             self.truncated = truncated
-            self.final = ep.submit(answer).rewards
+            self.final = ep.submit(answer, explanation).rewards
         return self.final
 
 
-def environment_class(world: World, *, max_observation_chars: int | None = None) -> type[AwmToolEnv]:
-    """A TRL environment class for ``world``: ``reset`` plus one public method per tool."""
+def environment_class(
+    world: World, task: str | Task | None = None, *, max_observation_chars: int | None = None
+) -> type[AwmToolEnv]:
+    """A TRL environment class for ``world``: ``reset``, one public method per tool, and ``submit_answer``
+    whose ``answer`` has ``task``'s answer schema (any type when ``task`` is None)."""
+    if isinstance(task, str):
+        task = world.task(task).task
     methods: dict[str, Any] = {}
     for spec in world.tool_specs():
-        if spec.name in RESERVED or spec.name.startswith("_") or not spec.name.isidentifier():
+        if spec.name in RESERVED or spec.name == SUBMIT or spec.name.startswith("_") or not spec.name.isidentifier():
             raise ValueError(f"tool name {spec.name!r} cannot be a method of a TRL environment")
         methods[spec.name] = _tool_method(spec)
-    name = "".join(p.title() for p in world.id.split("_")) + "Env"
-    attrs = {"world": world, "max_observation_chars": max_observation_chars, "__module__": __name__, **methods}
+    methods[SUBMIT] = _tool_method(submit_spec(task) if task is not None else generic_submit_spec(), submit=True)
+    name = _camel(world.id) + (_camel(task.id) if task is not None else "") + "Env"
+    attrs = {
+        "world": world,
+        "task_id": task.id if task is not None else None,
+        "max_observation_chars": max_observation_chars,
+        "__module__": __name__,
+        **methods,
+    }
     return type(name, (AwmToolEnv,), attrs)
 
 
-def _tool_method(spec: ToolSpec) -> Any:
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", name) if p)
+
+
+def env_key(world: World | str, task_id: str) -> str:
+    """The ``environment`` name of a task's class in ``environment_factories`` and ``task_rows``."""
+    return f"{world if isinstance(world, str) else world.id}/{task_id}"
+
+
+def _tool_method(spec: ToolSpec, submit: bool = False) -> Any:
     props: dict[str, Any] = dict(spec.parameters.get("properties", {}))
     required = set(spec.parameters.get("required", []))
     name = spec.name
 
     def method(self: AwmToolEnv, **kwargs: Any) -> str:
-        return self._call(name, kwargs)
+        return self._submit(kwargs) if submit else self._call(name, kwargs)
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     annotations: dict[str, Any] = {}
     for pname, prop in props.items():
         hint, nullable = _annotation(prop)
         optional = pname not in required
-        if nullable:
+        if nullable and hint is not type(None) and hint is not Any:
             hint = hint | None
         annotations[pname] = hint
         default = inspect.Parameter.empty if not optional else prop.get("default")
@@ -142,16 +185,38 @@ def _annotation(prop: dict[str, Any]) -> tuple[Any, bool]:
         return list[item], False  # type: ignore[valid-type]
     if kind == "object":
         return dict[str, Any], False
+    if kind == "null":
+        return type(None), True
     return _SCALARS.get(str(kind), Any), False
 
 
 def _arg_doc(prop: dict[str, Any]) -> str:
-    return " ".join(str(prop.get("description") or prop.get("title") or "no description").split())
+    text = str(prop.get("description") or prop.get("title") or "no description")
+    fields = prop.get("properties") if prop.get("type") == "object" else None
+    if fields:  # a typed object answer: the signature says dict, the description names its fields
+        text += "; an object with the fields " + ", ".join(f"{k} ({_type_doc(v)})" for k, v in fields.items())
+    return " ".join(text.split())
 
 
-def environment_factories(worlds: Sequence[World], **kwargs: Any) -> dict[str, type[AwmToolEnv]]:
-    """``{env name: class}`` for ``GRPOTrainer(environment_factory=...)`` (rows carry ``environment``)."""
-    return {w.id: environment_class(w, **kwargs) for w in worlds}
+def _type_doc(prop: dict[str, Any]) -> str:
+    if prop.get("type") == "array":
+        return f"list of {_type_doc(prop.get('items') or {})}"
+    if prop.get("format") == "date":
+        return "date YYYY-MM-DD"
+    return str(prop.get("type", "any"))
+
+
+def environment_factories(
+    worlds: Sequence[World], *, per_task: bool = True, **kwargs: Any
+) -> dict[str, type[AwmToolEnv]]:
+    """``{environment: class}`` for ``GRPOTrainer(environment_factory=...)`` (rows carry ``environment``).
+
+    ``per_task`` (default): one class per task, keyed ``env_key(world, task_id)``, whose ``submit_answer`` has
+    the task's answer schema (TRL renders one tool list per environment). ``per_task=False``: one class per
+    environment, keyed by its name, with a generic ``submit_answer`` (answer of any type)."""
+    if not per_task:
+        return {w.id: environment_class(w, **kwargs) for w in worlds}
+    return {env_key(w, tid): environment_class(w, tid, **kwargs) for w in worlds for tid in w.task_ids}
 
 
 # -- rewards --------------------------------------------------------------------------------------
@@ -244,9 +309,16 @@ def turn_rewards(env: AwmToolEnv, spec: str | RewardSpec | RewardFn = "shaped") 
 
 # -- data -----------------------------------------------------------------------------------------
 def task_rows(
-    worlds: Sequence[World], task_ids: Sequence[str] | None = None, repeats: int = 1, seed: int = 0
+    worlds: Sequence[World],
+    task_ids: Sequence[str] | None = None,
+    repeats: int = 1,
+    seed: int = 0,
+    *,
+    per_task: bool = True,
 ) -> list[dict[str, Any]]:
-    """Dataset rows: the chat prompt (system + task), ``environment``, ``task_id`` and a sha256-derived ``seed``."""
+    """Dataset rows: the chat prompt (system + task), ``environment`` (``env_key(world, task_id)``, or the
+    environment's name with ``per_task=False``, as in ``environment_factories``), ``task_id`` and a
+    sha256-derived ``seed``."""
     from awm.chat import system_prompt
     from awm.world import stable_int
 
@@ -256,14 +328,15 @@ def task_rows(
             for tid in w.task_ids:
                 if task_ids and tid not in task_ids:
                     continue
+                task = w.task(tid).task
                 prompt = [
-                    {"role": "system", "content": system_prompt(w)},
-                    {"role": "user", "content": w.task(tid).task.instruction},
+                    {"role": "system", "content": system_prompt(w, task=task)},
+                    {"role": "user", "content": task.instruction},
                 ]
                 rows.append(
                     {
                         "prompt": prompt,
-                        "environment": w.id,
+                        "environment": env_key(w, tid) if per_task else w.id,
                         "task_id": tid,
                         "seed": stable_int("train", seed, w.id, tid, r) % 2**31,
                     }

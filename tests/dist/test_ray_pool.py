@@ -50,6 +50,7 @@ def test_gold_solutions_on_actors_match_the_local_env(pool):
     for env, t, (h, obs, info) in zip(local, tasks, started, strict=True):
         lobs, linfo = env.reset(seed=h.id, options={"task_id": t})
         assert obs == lobs and info["task_id"] == t
+        assert info["tools"] == linfo["tools"]  # the env's tools + submit_answer typed for the task
     for step in range(max(len(p) for p in plans)):
         live = [i for i, p in enumerate(plans) if step < len(p)]
         remote = pool.step([handles[i] for i in live], [plans[i][step] for i in live])
@@ -83,5 +84,28 @@ def test_fixture_roots_reach_the_actors(ray_local):
         )[0]
         assert r[4]["reward_components"]["progress"] == 1.0
         assert p.step([h], ['{"answer": null}'])[0][1] == 1.0
+    finally:
+        p.close()
+
+
+def test_typed_answers_pass_through_the_actors(ray_local):
+    p = EpisodePool("mini_shop", hosts=1, paths=[str(FIXTURE_ROOT)], num_cpus=0.5)
+    try:
+        started = p.reset(seeds=[0, 1, 2], task_ids=["t01_lamp_price"] * 3)
+        (h1, _, info), (h2, _, _), (h3, _, _) = started
+        submit = next(t["function"] for t in info["tools"] if t["function"]["name"] == "submit_answer")
+        assert submit["parameters"]["properties"]["answer"]["type"] == "number"
+        bad, typed, hedged = p.step(
+            [h1, h2, h3],
+            [
+                {"tool": "submit_answer", "arguments": {"value": 4599}},
+                {"tool": "submit_answer", "arguments": {"answer": 4599, "explanation": "the list price"}},
+                {"answer": "1, 2, 3 or 4"},
+            ],
+        )
+        assert not bad[2] and bad[4]["error"]["code"] == "malformed_action"
+        assert typed[2] and typed[1] == 1.0 and typed[4]["arguments"]["answer"] == 4599
+        assert hedged[2] and hedged[4]["outcome"] == 0.0
+        assert p.step([h1], [{"answer": 4599.0}])[0][4]["outcome"] == 1.0
     finally:
         p.close()

@@ -50,7 +50,10 @@ def gold_reply(body: dict[str, Any], task_id: str, text: bool = False, done: int
             payload = json.dumps({"name": call.tool, "arguments": call.arguments})
             return completion(f"<think>next step</think>Let me check.\n<tool_call>\n{payload}\n</tool_call>")
         return completion(None, [tool_call(call.tool, json.dumps(call.arguments), f"call_{done}")])
-    return completion(gold.answer or "Done.")
+    submit = {"answer": gold.answer, "explanation": "from the gold solution"}  # the typed answer
+    if text:
+        return completion(f"<tool_call>\n{json.dumps({'name': 'submit_answer', 'arguments': submit})}\n</tool_call>")
+    return completion(None, [tool_call("submit_answer", json.dumps(submit), f"call_{done}")])
 
 
 def script(body: dict[str, Any]) -> Reply:
@@ -130,6 +133,15 @@ def test_cli_eval_against_fake_server_statuses_and_report(tmp_path: Path) -> Non
     assert records[GOLD].usage.prompt_tokens == 100 * records[GOLD].usage.requests
     # every request carries the tools and a per-trial seed; the same task's requests share it
     assert all(b["tools"] and b["tool_choice"] == "auto" for b in bodies)
+    # submit_answer is offered with each task's answer schema, and its typed arguments reach the episode
+    for b in bodies:
+        submit = next(t["function"] for t in b["tools"] if t["function"]["name"] == "submit_answer")
+        schema = world().task(task_of(b)).task.answer
+        answer = submit["parameters"]["properties"]["answer"]
+        assert answer["type"] == ("null" if schema is None else schema.json_schema()["type"])
+    text_final = records[TEXT].trajectory.steps[-1]
+    assert text_final.tool is None and text_final.reward_components["answer_correct"] is True
+    assert '"submit_answer"' in text_final.action
     assert len({b["seed"] for b in bodies if task_of(b) == GOLD}) == 1
 
     rep = CliRunner().invoke(app, ["report", str(out), "--tasks"])
@@ -232,3 +244,39 @@ def test_episode_timeout_is_an_infra_error(tmp_path: Path) -> None:
         result = _run(agent, tmp_path, [GOLD], episode_timeout=0.3)
     (rec,) = result.records
     assert rec.status == Status.infra_error and rec.error is not None and rec.error.kind == "episode_timeout"
+
+
+def test_typed_submit_and_the_plain_text_fallback(tmp_path: Path) -> None:
+    """A number task: the typed submit_answer passes; plain text passes only when it is the value alone."""
+    number = "t01_priya_2026_spend"
+    gold = world().task(number).verifier.gold.answer
+    replies = {
+        "typed": [tool_call("submit_answer", json.dumps({"answer": gold, "explanation": "summed her orders"}))],
+        "text": f"Answer: {gold}",
+        "hedged": "1, 2, 3 or 4",
+        "negated": "Not $453.07",
+        "malformed_then_typed": None,
+    }
+    for name, reply in replies.items():
+        seen: list[dict[str, Any]] = []
+
+        def model(body: dict[str, Any], reply: Any = reply, seen: list[dict[str, Any]] = seen) -> Reply:
+            seen.append(body)
+            if reply is None:  # first a malformed submit_answer (unknown key), then the typed one
+                if len(seen) == 1:
+                    return completion(None, [tool_call("submit_answer", json.dumps({"value": gold}), "m1")])
+                return completion(None, [tool_call("submit_answer", json.dumps({"answer": gold}), "m2")])
+            return completion(None, reply) if isinstance(reply, list) else completion(reply)
+
+        with fake_openai(model) as srv:
+            agent = ChatAgent(ChatClient(srv.url, "m", retries=0), tool_format="native")
+            (rec,) = _run(agent, tmp_path / name, [number]).records
+        expected = Status.passed if name in ("typed", "text", "malformed_then_typed") else Status.failed
+        assert rec.status == expected, (name, rec.trajectory.steps[-1])
+        final = rec.trajectory.steps[-1]
+        assert final.reward_components["answer_correct"] is (expected == Status.passed)
+        if name == "malformed_then_typed":
+            first = rec.trajectory.steps[0]
+            assert len(rec.trajectory.steps) == 2 and first.error and first.error["code"] == "malformed_action"
+            tool_msgs = [m for m in seen[1]["messages"] if m["role"] == "tool"]
+            assert tool_msgs[0]["tool_call_id"] == "m1" and "answer" in tool_msgs[0]["content"]

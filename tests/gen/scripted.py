@@ -106,8 +106,10 @@ VET: dict[str, Any] = {
         "tasks": [
             {
                 "id": "t01_count_pets",
-                "instruction": "How many pets does maria.lopez@example.com have registered at Happy Paws?",
+                "instruction": "How many pets does maria.lopez@example.com have registered at Happy Paws? "
+                "Give the number of pets.",
                 "kind": "information",
+                "answer": {"type": "number", "description": "the number of pets registered to her"},
             },
             {
                 "id": "t02_cancel_biscuit",
@@ -116,8 +118,8 @@ VET: dict[str, Any] = {
             },
             {
                 "id": "t03_vaccinate_both",
-                "instruction": "Book a vaccination for each of maria.lopez@example.com's pets on 2026-03-10, "
-                "the first at 10:00 and the second at 10:30.",
+                "instruction": "Book a vaccination for each of maria.lopez@example.com's pets on 2026-03-10: "
+                'Luna at 10:00 and Rocky at 10:30, each with the reason "vaccination".',
                 "kind": "multi_step",
             },
         ]
@@ -163,25 +165,20 @@ VET: dict[str, Any] = {
                 "answer": {
                     "sql": "SELECT COUNT(*) FROM pets p JOIN owners o ON o.id = p.owner_id "
                     "WHERE o.email = 'maria.lopez@example.com'",
-                    "match": "number",
+                    "tolerance": 0,
+                    "distractors_sql": "SELECT COUNT(*) FROM pets p JOIN owners o ON o.id = p.owner_id "
+                    "WHERE o.email != 'maria.lopez@example.com' GROUP BY o.id",
                 },
                 "gold": {
                     "calls": [{"tool": "find_owner", "arguments": {"email": "maria.lopez@example.com"}}],
-                    "answer": "Maria Lopez has 2 pets registered.",
+                    "answer": 2,
                 },
             },
             {
                 "task_id": "t02_cancel_biscuit",
                 "checks": [
                     {"name": "cancelled", "sql": "SELECT status = 'cancelled' FROM appointments WHERE id = 2"},
-                    {
-                        "name": "others_untouched",
-                        "guard": True,
-                        "sql": "SELECT NOT EXISTS (SELECT 1 FROM appointments a JOIN initial.appointments i "
-                        "USING (id) WHERE a.id != 2 AND a.status != i.status)",
-                    },
                 ],
-                "allowed_writes": [{"table": "appointments", "columns": ["status"]}],
                 "gold": {
                     "calls": [
                         {"tool": "find_owner", "arguments": {"email": "tom.reed@example.com"}},
@@ -196,17 +193,16 @@ VET: dict[str, Any] = {
                     {
                         "name": "luna_booked",
                         "sql": "SELECT COUNT(*) = 1 FROM appointments WHERE pet_id = 1 AND starts_at = "
-                        "'2026-03-10T10:00' AND reason LIKE '%vaccin%' AND status = 'booked' "
+                        "'2026-03-10T10:00' AND reason = 'vaccination' AND status = 'booked' "
                         "AND id NOT IN (SELECT id FROM initial.appointments)",
                     },
                     {
                         "name": "rocky_booked",
                         "sql": "SELECT COUNT(*) = 1 FROM appointments WHERE pet_id = 2 AND starts_at = "
-                        "'2026-03-10T10:30' AND reason LIKE '%vaccin%' AND status = 'booked' "
+                        "'2026-03-10T10:30' AND reason = 'vaccination' AND status = 'booked' "
                         "AND id NOT IN (SELECT id FROM initial.appointments)",
                     },
                 ],
-                "allowed_writes": [{"table": "appointments"}],
                 "gold": {
                     "calls": [
                         {"tool": "find_owner", "arguments": {"email": "maria.lopez@example.com"}},
@@ -321,8 +317,17 @@ BIKE: dict[str, Any] = {
         "tasks": [
             {
                 "id": "t01_busiest_station",
-                "instruction": "Which CityCycle station has the most available bikes right now?",
+                "instruction": "Which CityCycle station has the most available bikes right now, and how many "
+                "available bikes does it have? Give the station's name and the number of bikes.",
                 "kind": "information",
+                "answer": {
+                    "type": "object",
+                    "description": "the station with the most available bikes",
+                    "fields": {
+                        "station": {"type": "string", "description": "the station's name"},
+                        "available_bikes": {"type": "number", "description": "the number of available bikes there"},
+                    },
+                },
             },
             {
                 "id": "t02_repair_bike_7",
@@ -331,7 +336,7 @@ BIKE: dict[str, Any] = {
             },
             {
                 "id": "t03_ride_for_jo",
-                "instruction": "Start a ride for jo.kim@example.com on an available bike at Riverside station.",
+                "instruction": "Start a ride for jo.kim@example.com on the available bike at Riverside station.",
                 "kind": "multi_step",
             },
         ]
@@ -378,17 +383,26 @@ BIKE: dict[str, Any] = {
             {
                 "task_id": "t01_busiest_station",
                 "answer": {
-                    "sql": "SELECT s.name FROM stations s JOIN bikes b ON b.station_id = s.id AND b.status = "
-                    "'available' GROUP BY s.id ORDER BY COUNT(*) DESC LIMIT 1",
-                    "match": "text",
-                    "forbidden_sql": "SELECT name FROM stations WHERE name != 'Central Square'",
+                    "fields": {
+                        "station": {
+                            "sql": "SELECT s.name FROM stations s JOIN bikes b ON b.station_id = s.id AND b.status = "
+                            "'available' GROUP BY s.id ORDER BY COUNT(*) DESC LIMIT 1",
+                            "distractors_sql": "SELECT name FROM stations ORDER BY id DESC",
+                        },
+                        "available_bikes": {
+                            "sql": "SELECT COUNT(*) FROM bikes WHERE status = 'available' AND station_id IS NOT NULL "
+                            "GROUP BY station_id ORDER BY COUNT(*) DESC LIMIT 1",
+                        },
+                    }
                 },
-                "gold": {"calls": [{"tool": "list_stations", "arguments": {}}], "answer": "Central Square"},
+                "gold": {
+                    "calls": [{"tool": "list_stations", "arguments": {}}],
+                    "answer": {"station": "Central Square", "available_bikes": 3},
+                },
             },
             {
                 "task_id": "t02_repair_bike_7",
                 "checks": [{"name": "bike_7_in_repair", "sql": "SELECT status = 'repair' FROM bikes WHERE id = 7"}],
-                "allowed_writes": [{"table": "bikes", "columns": ["status"]}],
                 "gold": {"calls": [{"tool": "report_repair", "arguments": {"bike_id": 7}}]},
             },
             {
@@ -401,7 +415,6 @@ BIKE: dict[str, Any] = {
                     },
                     {"name": "bike_in_use", "sql": "SELECT status = 'in_use' FROM bikes WHERE id = 5"},
                 ],
-                "allowed_writes": [{"table": "rides"}, {"table": "bikes", "columns": ["status", "station_id"]}],
                 "gold": {
                     "calls": [
                         {"tool": "find_rider", "arguments": {"email": "jo.kim@example.com"}},

@@ -93,6 +93,10 @@ def _looping_tool(d: dict[str, Any]) -> None:
     )
 
 
+def _reserved_tool_name(d: dict[str, Any]) -> None:
+    d["tools_py"] = d["tools_py"].replace("def list_appointments(", "def submit_answer(", 1)
+
+
 def _unsafe_tool(d: dict[str, Any]) -> None:
     d["tools_py"] = "import os\n" + d["tools_py"]
 
@@ -105,14 +109,47 @@ def _failing_gold(d: dict[str, Any]) -> None:
     d["verifiers"][1]["gold"]["calls"][-1]["arguments"]["appointment_id"] = 3  # cancels Luna's, not Biscuit's
 
 
+def _untyped_answer(d: dict[str, Any]) -> None:
+    del d["tasks"][0]["answer"]  # an information task whose answer type is not declared
+
+
+def _sentence_gold_answer(d: dict[str, Any]) -> None:
+    d["verifiers"][0]["gold"]["answer"] = "Maria Lopez has 2 or 3 pets registered."  # hedge-able prose
+
+
+def _like_check(d: dict[str, Any]) -> None:
+    check = d["verifiers"][2]["checks"][0]
+    check["sql"] = check["sql"].replace("reason = 'vaccination'", "reason LIKE '%vaccin%'")
+
+
+def _wide_allowed_write(d: dict[str, Any]) -> None:
+    # lets the agent cancel anyone's appointment: only the adversarial audit in `awm validate` sees it
+    d["verifiers"][1]["allowed_writes"] = [
+        {"table": "appointments", "ops": ["update"], "where": "status = 'cancelled'", "columns": ["status"]}
+    ]
+
+
 CONTENT_FAULTS = {
     "malformed_json": ("tasks", Reply('{"tasks": [{"id": "t01", oops'), "not valid JSON"),
     "ddl_fails": ("schema", Reply(variant(VET, "schema", _bad_ddl)), 'near "TABEL": syntax error'),
     "seed_breaks_foreign_key": ("seed", Reply(variant(VET, "seed", _bad_fk)), "owner_id = 99 but owners has no row"),
     "tool_raises": ("tools", Reply(variant(VET, "tools", _raising_tool)), "KeyError: 'phone'"),
     "tool_loops_forever": ("tools", Reply(variant(VET, "tools", _looping_tool)), "ran longer than"),
+    "reserved_tool_name": ("tools", Reply(variant(VET, "tools", _reserved_tool_name)), "'submit_answer' is reserved"),
     "unsafe_tool": ("tools", Reply(variant(VET, "tools", _unsafe_tool)), "`import os` is not allowed"),
     "verifier_writes": ("verifiers", Reply(variant(VET, "verifiers", _writing_verifier)), "read-only SELECT"),
+    "untyped_answer": ("tasks", Reply(variant(VET, "tasks", _untyped_answer)), "declares the type of its answer"),
+    "sentence_gold_answer": (
+        "verifiers",
+        Reply(variant(VET, "verifiers", _sentence_gold_answer)),
+        "is not a value of the answer type (number)",
+    ),
+    "like_check": ("verifiers", Reply(variant(VET, "verifiers", _like_check)), "uses 'LIKE'"),
+    "audit_leak_fed_back": (
+        "verifiers",
+        Reply(variant(VET, "verifiers", _wide_allowed_write)),
+        "audit: a hack scores outcome 1: [write.other_row] gold + cancel_appointment",
+    ),
     "gold_fails_its_verifier": (
         "verifiers",
         Reply(variant(VET, "verifiers", _failing_gold)),
@@ -132,6 +169,7 @@ def test_bad_outputs_are_corrected_with_feedback(fake_llm: FakeLLM, root: Path, 
     assert second.messages[2] == {"role": "assistant", "content": bad.content}
     feedback = second.messages[3]["content"]
     assert expected in feedback and "attempt 1 of 3" in feedback
+    assert feedback.count(expected) == 1  # said once, even when two probes find the same thing
     assert report.jobs[0].stages[stage].attempts == 2
     prov = json.loads((root / "envs" / "vet_clinic" / "env.json").read_text())["provenance"]
     assert prov["attempts"][stage] == 2

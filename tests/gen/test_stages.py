@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ from awm.gen.stages.schema import build_schema, schema_problems
 from awm.gen.stages.seed import seed_problems
 from awm.gen.stages.verifiers import static_problems
 from awm.samples import candidates, sample_arguments, value_pool
-from tests.gen.scripted import VET
+from tests.gen.scripted import BIKE, VET
 
 GOOD_DDL = VET["schema"]["schema_sql"]
 
@@ -81,13 +83,44 @@ def test_seed_problems_name_the_row_and_the_broken_reference() -> None:
     assert seed_problems(GOOD_DDL, SeedData(tables={"ghosts": [{"id": 1}]}), 10)[0].startswith("ghosts: no such table")
 
 
+def _tasks(i: int, **changes: Any) -> list[dict[str, Any]]:
+    """The VET tasks with task ``i`` changed (a ``None`` value removes the key)."""
+    tasks = copy.deepcopy(VET["tasks"]["tasks"])
+    for k, v in changes.items():
+        if v is None:
+            tasks[i].pop(k, None)
+        else:
+            tasks[i][k] = v
+    return tasks
+
+
+def test_scripted_tasks_pass_the_task_checks(tmp_path: Path) -> None:
+    import asyncio
+
+    from awm.gen.records import TasksOut
+    from awm.gen.stages.tasks import TasksStage
+
+    env = StageEnv(Limits(tasks=3), Sandbox(), set())
+    for script in (VET, BIKE):
+        out = TasksOut.model_validate(script["tasks"])
+        assert asyncio.run(TasksStage().check(out, draft_for(tmp_path), env)) == []
+
+
 def draft_for(tmp_path: Path) -> Draft:
     d = Draft(ScenarioIdea(name="vet", description="a veterinary clinic"), "k", tmp_path)
     d.env_id = "vet_clinic"
     d.tasks = [Task.model_validate(t) for t in VET["tasks"]["tasks"]]
+    d.schema_sql = GOOD_DDL
+    d.seed = SeedData.model_validate(VET["seed"])
+    params = {
+        "find_owner": ["email"],
+        "list_appointments": ["pet_id", "status"],
+        "book_appointment": ["pet_id", "starts_at", "reason"],
+        "cancel_appointment": ["appointment_id"],
+    }
     d.tool_specs = [
-        {"name": n, "write": n.endswith("appointment")}
-        for n in ("find_owner", "list_appointments", "book_appointment", "cancel_appointment")
+        {"name": n, "write": n.endswith("appointment"), "parameters": {"properties": {p: {} for p in ps}}}
+        for n, ps in params.items()
     ]
     return d
 
@@ -108,15 +141,124 @@ def test_verifier_statics(tmp_path: Path) -> None:
     assert missing == {"t03_vaccinate_both": ["task t03_vaccinate_both: no verifier; give exactly one per task"]}
 
 
+def _edited(edit: Any) -> VerifiersOut:
+    data = copy.deepcopy(VET["verifiers"])
+    edit(data["verifiers"])
+    return VerifiersOut.model_validate(data)
+
+
+def _set(path: str, value: Any) -> Any:
+    def edit(vs: list[dict[str, Any]]) -> None:
+        *keys, last = path.split("/")
+        node: Any = vs
+        for k in keys:
+            node = node[int(k)] if k.isdigit() else node.setdefault(k, {})
+        node[int(last) if last.isdigit() else last] = value
+
+    return edit
+
+
+VERIFIER_LINTS = {
+    "gold answer is prose": (_set("0/gold/answer", "Maria Lopez has 2 pets."), "is not a value of the answer type"),
+    "gold answer missing": (_set("0/gold/answer", None), "gold.answer must be the typed value"),
+    "a count with tolerance": (_set("0/answer/tolerance", 0.5), "a count is exact"),
+    "answer fields on a number": (_set("0/answer/fields", {"n": {"sql": "SELECT 1"}}), "'fields' is for object"),
+    "answer on a write task": (_set("1/answer", {"sql": "SELECT 1"}), "declares no answer type"),
+    "gold answer on a write task": (_set("1/gold/answer", "done"), "gold.answer must be null"),
+    "LIKE in a check": (
+        _set("2/checks/0/sql", "SELECT COUNT(*) = 1 FROM appointments WHERE reason LIKE 'vacc%'"),
+        "uses 'LIKE'",
+    ),
+    "GLOB in a check": (_set("1/checks/0/sql", "SELECT status GLOB 'cancel*' FROM appointments WHERE id = 2"), "GLOB"),
+    "unknown free column": (_set("2/free_columns", ["appointments.note"]), "no column 'appointments.note'"),
+    "unknown free argument": (_set("2/free_arguments", ["book_appointment.notes"]), "no argument"),
+    "allowed write without where": (_set("1/allowed_writes", [{"table": "appointments"}]), "give a 'where'"),
+    "allowed write on a ghost table": (_set("1/allowed_writes", [{"table": "visits", "where": "id = 1"}]), "unknown"),
+    "allowed write, bad column": (
+        _set("1/allowed_writes", [{"table": "appointments", "where": "room = 2"}]),
+        "no such column: room",
+    ),
+    "allowed write on a question": (
+        _set("0/allowed_writes", [{"table": "pets", "where": "id = 1"}]),
+        "an information task writes nothing",
+    ),
+    "a question that writes": (
+        _set("0/gold/calls/0", {"tool": "cancel_appointment", "arguments": {"appointment_id": 2}}),
+        "calls only read tools",
+    ),
+    "a write task that does not write": (_set("1/gold/calls", [{"tool": "find_owner", "arguments": {}}]), "no write"),
+    "an unstated value": (
+        _set("2/gold/calls/1/arguments/reason", "annual vaccination booster"),
+        "reason='annual vaccination booster' is stated neither in the instruction nor in the data",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VERIFIER_LINTS))
+def test_verifier_lints(case: str, tmp_path: Path) -> None:
+    edit, needle = VERIFIER_LINTS[case]
+    found = static_problems(_edited(edit), draft_for(tmp_path))
+    assert any(needle in p for ps in found.values() for p in ps), found
+
+
+def test_free_values_and_narrow_rules_pass_the_lints(tmp_path: Path) -> None:
+    def edit(vs: list[dict[str, Any]]) -> None:
+        vs[2]["gold"]["calls"][1]["arguments"]["reason"] = "annual vaccination booster"
+        vs[2]["free_arguments"] = ["book_appointment.reason"]
+        vs[2]["free_columns"] = ["appointments.reason"]
+        vs[1]["allowed_writes"] = [
+            {"table": "appointments", "ops": ["update"], "where": "id = 2 AND pet_id IN (SELECT id FROM pets)"}
+        ]
+
+    assert static_problems(_edited(edit), draft_for(tmp_path)) == {}
+
+
+def test_answer_check_shape_follows_the_answer_type() -> None:
+    from awm.bundle import AnswerCheck, AnswerSchema
+    from awm.gen.stages.verifiers import answer_check_problems
+
+    obj = AnswerSchema.model_validate(BIKE["tasks"]["tasks"][0]["answer"])
+    good = AnswerCheck.model_validate(BIKE["verifiers"]["verifiers"][0]["answer"])
+    assert answer_check_problems(obj, good, "a") == []
+    missing = AnswerCheck(fields={"station": good.fields["station"]})  # type: ignore[index]
+    assert (
+        "exactly the answer type's fields ['available_bikes', 'station']" in answer_check_problems(obj, missing, "a")[0]
+    )
+    assert any("has no 'sql'" in p for p in answer_check_problems(obj, AnswerCheck(sql="SELECT 1"), "a"))
+    names = AnswerSchema(type="list", items="string", description="the pets' names")
+    problems = answer_check_problems(names, AnswerCheck(sql="SELECT name FROM pets", tolerance=0.5), "a")
+    assert any("distractors_sql" in p for p in problems) and any("number answers only" in p for p in problems)
+    assert answer_check_problems(names, AnswerCheck(sql="SELECT name FROM pets", distractors_sql="SELECT 1"), "a") == []
+
+
 @pytest.mark.parametrize(
     ("tasks", "needle"),
     [
         (VET["tasks"]["tasks"][:1], "got 1 tasks"),
         ([VET["tasks"]["tasks"][0]] * 3, "repeated"),
         ([dict(t, kind="information") for t in VET["tasks"]["tasks"]], "missing: ['single_write', 'multi_step']"),
+        (_tasks(0, answer=None), "an information task declares the type of its answer"),
+        (_tasks(1, answer={"type": "string", "description": "the status"}), "only information tasks have"),
+        (_tasks(0, answer={"type": "string", "description": "how many"}), "has a number answer, not string"),
+        (_tasks(0, answer={"type": "number"}), "give the answer a description"),
+        (_tasks(0, answer={"type": "object", "description": "x"}), 'an object answer needs "fields"'),
+        (
+            _tasks(0, answer={"type": "number", "description": "n", "items": "string"}),
+            'a number answer has no "items"',
+        ),
+        (
+            _tasks(
+                0,
+                answer={"type": "object", "description": "x", "fields": {"a": {"type": "object", "description": "y"}}},
+            ),
+            "not another object",
+        ),
+        (_tasks(1, instruction="Use the cancel_appointment tool for Biscuit."), "mentions a tool"),
+        (_tasks(1, instruction="Run cancel_appointment(2) for Biscuit."), "mentions a function call"),
+        (_tasks(0, instruction="SELECT COUNT(*) FROM pets WHERE owner is Maria"), "mentions SQL"),
     ],
 )
-def test_task_checks(tasks: list[dict[str, str]], needle: str, tmp_path: Path) -> None:
+def test_task_checks(tasks: list[dict[str, Any]], needle: str, tmp_path: Path) -> None:
     import asyncio
 
     from awm.gen.records import TasksOut

@@ -49,11 +49,10 @@ def _as_format(fmt: str, tool: str, args: dict, i: int):
 
 
 def _answer(fmt: str, answer):
-    if fmt in ("json", "meta"):
+    """The typed answer as a submit_answer call in each format (json: our canonical answer action)."""
+    if fmt == "json":
         return json.dumps({"answer": answer})
-    if fmt == "openai":
-        return {"role": "assistant", "content": answer or "Done."}
-    return answer or "Done."
+    return _as_format(fmt, "submit_answer", {"answer": answer, "explanation": "from the gold solution"}, 99)
 
 
 @pytest.mark.parametrize("fmt", ["json", "openai", "hermes", "meta"])
@@ -73,6 +72,35 @@ def test_gold_solution_through_step_in_every_format(gym_id, task_id, fmt):
         assert not terminated and not truncated
     obs, reward, terminated, truncated, info = env.step(_answer(fmt, gold.answer))
     assert terminated and info["outcome"] == 1.0 and reward == 1.0, info
+    assert info["arguments"]["answer"] == gold.answer  # the typed value reached Episode.submit as it was
+
+
+def _text_answer(answer) -> str:
+    """An answer as a model would write it in plain text (the strict fallback)."""
+    if isinstance(answer, list):
+        return ", ".join(str(a) for a in answer)
+    if isinstance(answer, dict):
+        return json.dumps(answer)
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    if isinstance(answer, float) and answer.is_integer():
+        return str(int(answer))
+    return "Done." if answer is None else str(answer)
+
+
+@pytest.mark.parametrize("fmt", ["openai", "hermes"])
+@pytest.mark.parametrize(("gym_id", "task_id"), _task_params())
+def test_plain_text_answer_is_the_strict_fallback(gym_id, task_id, fmt):
+    env = gym.make(gym_id, action_format=fmt, max_episode_steps=100)
+    env.reset(seed=0, options={"task_id": task_id})
+    gold = env.unwrapped.episode.task.verifier.gold
+    for i, call in enumerate(gold.calls):
+        assert env.step(_as_format(fmt, call.tool, call.arguments, i))[4]["ok"]
+    text = _text_answer(gold.answer)
+    obs, reward, terminated, truncated, info = env.step(
+        {"role": "assistant", "content": text} if fmt == "openai" else text
+    )
+    assert terminated and info["arguments"]["answer"] == text and info["outcome"] == 1.0, info
 
 
 @pytest.mark.parametrize("gym_id", GYM_IDS)
@@ -189,3 +217,97 @@ def test_unknown_task_and_format_fail_early():
         gym.make("awm/mini_shop-v0", task_id="t01_lamp_prize")
     with pytest.raises(ValueError, match="tool-call format"):
         gym.make("awm/mini_shop-v0", action_format="xml")
+
+
+# -- typed final answers -------------------------------------------------------------------------
+def _tools(info) -> dict:
+    return {t["function"]["name"]: t["function"] for t in info["tools"]}
+
+
+def test_info_tools_carry_the_tasks_submit_answer_schema():
+    env = gym.make("awm/mini_shop-v0")
+    tools = _tools(env.reset(seed=0, options={"task_id": "t01_lamp_price"})[1])
+    assert "search_products" in tools
+    params = tools["submit_answer"]["parameters"]
+    assert params["properties"]["answer"]["type"] == "number" and params["required"] == ["answer"]
+    assert params["properties"]["explanation"]["type"] == "string" and params["additionalProperties"] is False
+    write = _tools(env.reset(seed=0, options={"task_id": "t02_buy_lamp"})[1])["submit_answer"]["parameters"]
+    assert write["properties"]["answer"]["type"] == "null"
+    # AWM's list_tools meta-tool lists it too
+    obs = json.loads(env.step('{"tool": "list_tools"}')[0])
+    assert {t["name"] for t in obs["result"]} >= {"place_order", "submit_answer"}
+
+
+@pytest.mark.parametrize(
+    ("action", "fmt"),
+    [
+        ({"answer": 4599}, "json"),
+        ({"answer": 4599.0, "explanation": "4599 cents, from search_products"}, "json"),
+        ({"tool": "submit_answer", "arguments": {"answer": 4599}}, "json"),
+        ({"tool": "submit_answer", "arguments": '{"answer": 4599}'}, "json"),
+        ({"tool": "call_tool", "arguments": {"tool_name": "submit_answer", "arguments": {"answer": 4599}}}, "json"),
+        (_as_format("openai", "submit_answer", {"answer": 4599}, 0), "openai"),
+        (_as_format("hermes", "submit_answer", {"answer": 4599}, 0), "hermes"),
+        ({"role": "assistant", "content": "4599"}, "openai"),
+        ("<think>it is 4599</think>Answer: 4599", "hermes"),
+    ],
+)
+def test_typed_answer_in_every_form_scores(action, fmt):
+    env = gym.make("awm/mini_shop-v0", action_format=fmt)
+    env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    obs, reward, terminated, _, info = env.step(action)
+    assert terminated and info["outcome"] == 1.0 and info["reward_components"]["answer_correct"] is True, info
+    assert json.loads(obs) == {"ok": True, "submitted": True}
+
+
+@pytest.mark.parametrize(
+    ("action", "fmt"),
+    [
+        ({"role": "assistant", "content": "1, 2, 3 or 4"}, "openai"),
+        ("4599 or 4600", "hermes"),
+        ({"role": "assistant", "content": "Not 4600"}, "openai"),
+        ({"answer": "about 4599"}, "json"),
+        ({"answer": [4599, 4600]}, "json"),
+        ({"answer": 4600}, "json"),
+        (_as_format("openai", "submit_answer", {"answer": "4599 or 4600"}, 0), "openai"),
+    ],
+)
+def test_hedged_or_wrong_answers_score_0(action, fmt):
+    env = gym.make("awm/mini_shop-v0", action_format=fmt)
+    env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    obs, reward, terminated, _, info = env.step(action)
+    assert terminated and info["outcome"] == 0.0 and info["reward_components"]["answer_correct"] is False, info
+
+
+@pytest.mark.parametrize(
+    ("action", "fmt"),
+    [
+        ({"answer": 4599, "confidence": 0.9}, "json"),
+        ({"tool": "submit_answer", "arguments": {"value": 4599}}, "json"),
+        ({"tool": "submit_answer", "arguments": [4599]}, "json"),
+        ({"tool": "submit_answer", "arguments": "{not json"}, "json"),
+        ({"tool": "submit_answer", "arguments": {"answer": 4599, "explanation": 7}}, "json"),
+        ({"tool": "call_tool", "arguments": {"tool_name": "submit_answer", "arguments": "4599"}}, "json"),
+        (_as_format("openai", "submit_answer", {"final": 4599}, 0), "openai"),
+        (_as_format("hermes", "submit_answer", {"final": 4599}, 0), "hermes"),
+    ],
+)
+def test_malformed_submit_answer_does_not_end_the_episode(action, fmt):
+    env = gym.make("awm/mini_shop-v0", action_format=fmt)
+    env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    obs, reward, terminated, _, info = env.step(action)
+    err = json.loads(obs)["error"]
+    assert not terminated and err["code"] == "malformed_action" and info["reward_components"]["malformed"]
+    assert "submit_answer" in err["message"] and '"type": "number"' in err["message"], err  # says what to send
+    assert not env.unwrapped.episode.done
+    again = env.step(_answer(fmt, 4599) if fmt != "json" else {"answer": 4599})
+    assert again[2] and again[4]["outcome"] == 1.0
+
+
+def test_write_task_submits_without_an_answer():
+    env = gym.make("awm/mini_shop-v0", action_format="openai")
+    env.reset(seed=0, options={"task_id": "t03_cancel_alan"})
+    env.step(_as_format("openai", "set_order_status", {"order_id": 1, "status": "cancelled"}, 0))
+    out = env.step(_as_format("openai", "submit_answer", {"explanation": "cancelled order 1"}, 1))
+    assert out[2] and out[4]["outcome"] == 1.0
+    assert out[4]["arguments"] == {"answer": None, "explanation": "cancelled order 1"}

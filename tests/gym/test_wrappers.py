@@ -142,3 +142,22 @@ def test_chat_observation_answers_every_parallel_tool_call():
     tools = [m for m in msgs if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tools] == ["a", "b"]
     assert "Brass" in tools[0]["content"] and "not_executed" in tools[1]["content"]
+
+
+def test_chat_observation_offers_the_typed_submit_answer_and_answers_its_call():
+    env = gym.make("awm/mini_shop-v0", action_format="hermes", observation="chat")
+    msgs = json.loads(env.reset(seed=0, options={"task_id": "t01_lamp_price"})[0])
+    system = msgs[0]["content"]
+    tools = [json.loads(line) for line in system.split("<tools>\n", 1)[1].split("\n</tools>", 1)[0].splitlines()]
+    submit = next(t["function"] for t in tools if t["function"]["name"] == "submit_answer")
+    assert submit["parameters"]["properties"]["answer"]["type"] == "number" and "submit_answer" in system
+    # a malformed call is answered with what to send, and the episode goes on
+    msgs = json.loads(env.step('<tool_call>{"name": "submit_answer", "arguments": {"value": 1}}</tool_call>')[0])
+    assert msgs[-1]["role"] == "user" and "malformed_action" in msgs[-1]["content"]
+    # native calls: the submit_answer call gets its tool message too (chat APIs need one per call id)
+    env = gym.make("awm/mini_shop-v0", action_format="openai", observation="chat")
+    env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    call = {"id": "s1", "type": "function", "function": {"name": "submit_answer", "arguments": '{"answer": 4599}'}}
+    obs, reward, terminated, _, info = env.step({"role": "assistant", "content": None, "tool_calls": [call]})
+    assert terminated and info["outcome"] == 1.0
+    assert json.loads(obs)[-1] == {"role": "tool", "tool_call_id": "s1", "content": '{"ok": true, "submitted": true}'}

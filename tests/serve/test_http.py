@@ -35,6 +35,8 @@ def test_openapi_document_is_valid_and_lists_every_tool(live):
         schema.pop("title", None)
         assert schema == td.parameters
     assert "/envs/{env}/mcp" not in doc["paths"]
+    submit = ops["mini_shop__submit_answer"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(submit["properties"]) == {"answer", "explanation"}  # typed per task: see GET /episodes/{id}
 
 
 def test_typed_tool_route_and_episode_lifecycle(live):
@@ -273,3 +275,85 @@ def test_a_stuck_call_retires_its_episode_only(lab):
     finally:
         srv.server.should_exit = True
         thread.join(10)
+
+
+# -- typed final answers -------------------------------------------------------------------------
+def test_episode_view_lists_the_tasks_submit_answer_schema(live):
+    ep = new_episode(live, "t01_lamp_price")
+    assert ep["task"]["answer"]["type"] == "number"
+    assert ep["submit"]["name"] == "submit_answer"
+    assert ep["submit"]["parameters"]["properties"]["answer"]["type"] == "number"
+    tools = {t["function"]["name"]: t["function"] for t in ep["tools"]}
+    assert tools["submit_answer"]["parameters"] == ep["submit"]["parameters"] and "place_order" in tools
+    view = httpx.get(f"{live.url}/episodes/{ep['episode_id']}").json()
+    assert view["submit"] == ep["submit"] and "tools" not in view
+    write = new_episode(live, "t02_buy_lamp")
+    assert write["task"]["answer"] is None and write["submit"]["parameters"]["properties"]["answer"]["type"] == "null"
+    tasks = {t["id"]: t for t in httpx.get(f"{live.url}/envs/mini_shop").json()["tasks"]}
+    assert tasks["t01_lamp_price"]["answer"]["type"] == "number" and tasks["t03_cancel_alan"]["answer"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "outcome"),
+    [
+        ({"answer": 4599}, 1.0),
+        ({"answer": 4599.0, "explanation": "the catalogue price"}, 1.0),
+        ({"answer": "4599"}, 1.0),  # text is the strict fallback
+        ({"answer": "1, 2, 3 or 4"}, 0.0),
+        ({"answer": "4599 or 4600"}, 0.0),
+        ({"answer": [4599]}, 0.0),
+        ({}, 0.0),
+    ],
+)
+def test_typed_submit_over_http(live, body, outcome):
+    eid = new_episode(live, "t01_lamp_price")["episode_id"]
+    out = httpx.post(f"{live.url}/episodes/{eid}/submit", json=body).json()
+    assert out["done"] and out["rewards"]["outcome"] == outcome, out
+    assert out["arguments"]["answer"] == body.get("answer")  # passed on as the typed value
+    assert out["arguments"].get("explanation") == body.get("explanation")
+
+
+def test_submit_body_is_strict(live):
+    eid = new_episode(live, "t01_lamp_price")["episode_id"]
+    r = httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": 4599, "confidence": 1})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    r = httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": 4599, "explanation": 5})
+    assert r.status_code == 422
+    assert httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": 4599}).json()["rewards"]["outcome"] == 1.0
+
+
+def test_submit_answer_through_call_step_and_the_typed_route(live):
+    url = live.url
+    eid = new_episode(live, "t01_lamp_price")["episode_id"]
+    bad = httpx.post(f"{url}/episodes/{eid}/call", json={"tool": "submit_answer", "arguments": {"value": 1}}).json()
+    assert not bad["ok"] and not bad["done"] and bad["error"]["code"] == "malformed_action"
+    assert '"type": "number"' in bad["error"]["message"]
+    ok = httpx.post(f"{url}/episodes/{eid}/call", json={"tool": "submit_answer", "arguments": {"answer": 4599}}).json()
+    assert ok["done"] and ok["rewards"]["outcome"] == 1.0
+
+    eid = new_episode(live, "t01_lamp_price")["episode_id"]
+    route = f"{url}/envs/mini_shop/episodes/{eid}/tools/submit_answer"
+    bad = httpx.post(route, json={"answer": 4599, "extra": True}).json()
+    assert bad["error"]["code"] == "malformed_action" and not bad["done"]
+    assert httpx.post(route, json={"answer": 4599}).json()["rewards"]["outcome"] == 1.0
+
+    eid = new_episode(live, "t01_lamp_price")["episode_id"]
+    step = f"{url}/episodes/{eid}/step"
+    out = httpx.post(step, json={"action": {"tool": "submit_answer", "arguments": [4599]}}).json()
+    assert not out["terminated"] and json.loads(out["observation"])["error"]["code"] == "malformed_action"
+    out = httpx.post(step, json={"action": {"answer": 4599, "explanation": "see search"}}).json()
+    assert out["terminated"] and out["reward"] == 1.0 and out["info"]["arguments"]["answer"] == 4599
+
+
+def test_remote_env_offers_the_typed_submit_and_passes_typed_answers(live):
+    import awm
+
+    env = awm.remote(live.url, "mini_shop")
+    _, info = env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    tools = {t["function"]["name"]: t["function"] for t in info["tools"]}
+    assert tools["submit_answer"]["parameters"]["properties"]["answer"]["type"] == "number"
+    obs, reward, terminated, _, info = env.step({"answer": 4599.0})
+    assert terminated and reward == 1.0 and info["arguments"]["answer"] == 4599.0
+    env.reset(seed=0, options={"task_id": "t01_lamp_price"})
+    assert env.step({"answer": "1, 2, 3 or 4"})[4]["outcome"] == 0.0
+    env.close()

@@ -123,3 +123,84 @@ def test_rewards_visible_only_when_exposed():
     finally:
         srv.server.should_exit = True
         thread.join(10)
+
+
+# -- typed final answers -------------------------------------------------------------------------
+def _answer_schema(tools) -> dict:
+    submit = next(t for t in tools if t.name == "submit_answer")
+    return submit.input_schema["properties"]["answer"]
+
+
+def test_tools_list_shows_the_tasks_answer_schema(live):
+    async def listing(c):
+        return (await c.list_tools()).tools
+
+    number = asyncio.run(_with_episode(live, "list-num", listing, {"X-AWM-Task": "t01_lamp_price"}))
+    assert _answer_schema(number)["type"] == "number" and "list-num" not in live.store.slots  # listing creates none
+    write = asyncio.run(_with_episode(live, "list-write", listing, {"X-AWM-Task": "t02_buy_lamp"}))
+    assert _answer_schema(write)["type"] == "null"
+    # an episode created over HTTP: its own task's schema
+    import httpx
+
+    eid = httpx.post(f"{live.url}/episodes", json={"env": "mini_shop", "task_id": "t01_lamp_price"}).json()[
+        "episode_id"
+    ]
+    assert _answer_schema(asyncio.run(_with_episode(live, eid, listing)))["type"] == "number"
+
+    # no episode named: a generic submit_answer whose answer may be of any type
+    async def anonymous():
+        async with Client(mcp_url(live)) as c:
+            return (await c.list_tools()).tools
+
+    generic = _answer_schema(asyncio.run(anonymous()))
+    assert "type" not in generic
+
+    # legacy sessions: the task the session's episode runs (X-AWM-Task)
+    async def legacy():
+        http = create_mcp_http_client(headers={"X-AWM-Task": "t01_lamp_price"})
+        async with http, Client(streamable_http_client(mcp_url(live), http_client=http), mode="legacy") as c:
+            return (await c.list_tools()).tools
+
+    assert _answer_schema(asyncio.run(legacy()))["type"] == "number"
+
+
+def test_typed_submit_over_mcp(live):
+    async def run(c):
+        r = await c.call_tool("search_products", {"query": "Brass"})
+        assert not r.is_error
+        bad = await c.call_tool("submit_answer", {"answer": 4599, "confidence": "high"})
+        assert bad.is_error and bad.structured_content["error"]["code"] == "malformed_action"
+        assert "explanation" in bad.structured_content["error"]["message"]
+        done = await c.call_tool("submit_answer", {"answer": 4599, "explanation": "search_products says 4599"})
+        assert not done.is_error and done.structured_content == {"ok": True, "submitted": True}
+
+    asyncio.run(_with_episode(live, "mcp-typed", run, {"X-AWM-Task": "t01_lamp_price"}))
+    ep = live.store.slots["mcp-typed"].episode
+    assert ep.done and ep.steps == 3  # the malformed submit was a step that did not end the episode
+    ev = ep.evaluate(4599)
+    assert ev.passed and ev.answer_correct
+
+
+def test_hedged_text_answer_over_mcp_scores_0():
+    from awm.serve.config import ServeConfig
+    from tests.conftest import FIXTURE_ROOT
+    from tests.serve.conftest import start_server
+
+    srv, thread = start_server(ServeConfig(paths=[str(FIXTURE_ROOT)], envs=["mini_shop"], expose_rewards=True))
+    try:
+
+        async def hedged(c):
+            return await c.call_tool("submit_answer", {"answer": "1, 2, 3 or 4"})
+
+        async def typed(c):
+            return await c.call_tool("submit_answer", {"answer": 4599})
+
+        task = {"X-AWM-Task": "t01_lamp_price"}
+        r = asyncio.run(_with_episode(srv, "hedge-1", hedged, task))
+        assert r.structured_content["rewards"]["outcome"] == 0.0
+        assert r.structured_content["rewards"]["answer_correct"] is False
+        r = asyncio.run(_with_episode(srv, "typed-1", typed, task))
+        assert r.structured_content["rewards"]["outcome"] == 1.0
+    finally:
+        srv.server.should_exit = True
+        thread.join(10)

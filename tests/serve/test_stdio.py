@@ -30,3 +30,21 @@ def test_stdio_server_plays_a_task_end_to_end():
                 assert done.structured_content == {"ok": True, "submitted": True}
 
     asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_stdio_lists_the_tasks_answer_schema_and_takes_typed_answers():
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "awm.cli", "mcp", "mini_shop", "--task", "t01_lamp_price", "-p", str(FIXTURE_ROOT)],
+    )
+
+    async def run():
+        async with Client(params) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            assert tools["submit_answer"].input_schema["properties"]["answer"]["type"] == "number"
+            bad = await c.call_tool("submit_answer", {"value": 4599})
+            assert bad.is_error and bad.structured_content["error"]["code"] == "malformed_action"
+            done = await c.call_tool("submit_answer", {"answer": 4599, "explanation": "from search_products"})
+            assert not done.is_error and done.structured_content == {"ok": True, "submitted": True}
+
+    asyncio.run(asyncio.wait_for(run(), 60))

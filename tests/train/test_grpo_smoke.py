@@ -50,9 +50,12 @@ def tiny_tokenizer(vocab_size: int = 8000) -> Any:
     corpus = []
     for env, task_id in TASKS.items():
         world = awm.load(env)
-        cls = environment_class(world)
-        corpus.append(system_prompt(world))
+        cls = environment_class(world, task_id)
+        corpus.append(system_prompt(world, task=world.task(task_id).task))
         corpus += [json.dumps(get_json_schema(getattr(cls, s.name))) for s in world.tool_specs()]
+        corpus.append(json.dumps(get_json_schema(cls.submit_answer)))
+        answer = world.task(task_id).verifier.gold.answer
+        corpus.append(json.dumps({"name": "submit_answer", "arguments": {"answer": answer}}))
         ep = world.episode(task_id)
         for call in world.task(task_id).verifier.gold.calls:
             corpus.append(json.dumps({"name": call.tool, "arguments": call.arguments}))
@@ -99,8 +102,13 @@ def scripted_model(tokenizer: Any) -> Any:
                         + json.dumps({"name": call.tool, "arguments": call.arguments})
                         + "\n</tool_call>"
                     )
+                elif done == len(gold.calls):  # the typed answer through the submit_answer tool
+                    submit = {"answer": gold.answer, "explanation": "from the gold solution"}
+                    reply = (
+                        "<tool_call>\n" + json.dumps({"name": "submit_answer", "arguments": submit}) + "\n</tool_call>"
+                    )
                 else:
-                    reply = gold.answer or "Done."
+                    reply = "Done."
                 completion = [*tokenizer.encode(reply, add_special_tokens=False), tokenizer.eos_token_id]
                 rows.append(ids.tolist() + completion)
             width = max(map(len, rows))
@@ -161,5 +169,9 @@ def test_grpo_two_steps_on_cpu_with_rewards_from_our_verifier(tmp_path: Path) ->
         solved = len(env.channels) == len(gold.calls) and all(c.valid and not c.tool_error for c in env.channels)
         assert env.final.outcome == (1.0 if solved else 0.0)
         assert env.final.checks or ep.task.verifier.answer is not None
-    assert {type(e).__name__ for e in judged} <= {"OnlineStoreEnv", "ClinicEnv"}
+    assert {type(e).__name__ for e in judged} <= {"OnlineStoreT04BootsSoldOutEnv", "ClinicT09RecordPaymentEnv"}
+    # the solved rollouts submitted through submit_answer, typed per task; the others fell back to their text
+    solved = [e for e in judged if e.final.outcome == 1.0]
+    assert solved and all(e.final.answer_correct is not False for e in solved)
+    assert any(e.final.answer_correct is True for e in solved)  # the list-typed answer of t04_boots_sold_out
     print(f"GRPO smoke test: 2 steps in {seconds:.1f} s (generate called {type(model).calls} times)")

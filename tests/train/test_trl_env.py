@@ -10,6 +10,7 @@ import pytest
 
 import awm
 from awm.registry import default_registry
+from awm.submit import submit_parameters
 from awm.train import (
     REWARDS,
     environment_class,
@@ -22,6 +23,7 @@ from awm.train import (
     turn_rewards,
     validity_reward,
 )
+from awm.train.trl_env import env_key
 
 
 def gold_completion(world: awm.World, task_id: str) -> list[dict]:
@@ -30,7 +32,18 @@ def gold_completion(world: awm.World, task_id: str) -> list[dict]:
     for c in gold.calls:
         call = {"type": "function", "function": {"name": c.tool, "arguments": c.arguments}}
         msgs += [{"role": "assistant", "tool_calls": [call]}, {"role": "tool", "name": c.tool, "content": "{}"}]
-    return [*msgs, {"role": "assistant", "content": f"<think>ok</think>{gold.answer or 'Done.'}"}]
+    return [*msgs, {"role": "assistant", "content": f"<think>ok</think>{text_answer(gold.answer)}"}]
+
+
+def text_answer(answer) -> str:
+    """An answer as a model would write it in plain text (the strict fallback)."""
+    if isinstance(answer, list):
+        return ", ".join(map(str, answer))
+    if isinstance(answer, dict):
+        return json.dumps(answer)
+    if isinstance(answer, float) and answer.is_integer():
+        return str(int(answer))
+    return "Done." if answer is None else str(answer)
 
 
 def play_gold(cls: type, task_id: str, seed: int = 0):
@@ -45,20 +58,51 @@ def play_gold(cls: type, task_id: str, seed: int = 0):
 def test_one_method_per_tool_and_no_extra_public_members() -> None:
     for name in default_registry().names():
         world = awm.load(name)
-        cls = environment_class(world)
-        public = {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
-        assert public == {t.name for t in world.tool_specs()} | {"reset"}
+        for cls in (environment_class(world), environment_class(world, world.task_ids[0])):
+            public = {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+            assert public == {t.name for t in world.tool_specs()} | {"reset", "submit_answer"}
 
 
 def test_gold_solutions_score_1_through_the_generated_methods() -> None:
     for name in default_registry().names():
         world = awm.load(name)
-        cls = environment_class(world)
+        factories = environment_factories([world])
         for task_id in world.task_ids:
+            cls = factories[env_key(world, task_id)]
             env = play_gold(cls, task_id)
+            answer = world.task(task_id).verifier.gold.answer
+            out = json.loads(env.submit_answer(answer=answer, explanation="the gold answer"))
+            assert out == {"ok": True, "submitted": True} and env.final is not None
             assert outcome_reward([gold_completion(world, task_id)], [env]) == [1.0], (name, task_id)
             assert env.episode is not None and env.episode.done
             assert gated_process_reward([gold_completion(world, task_id)], [env]) == [1.0]
+            # the plain-text final message is the fallback when the model never calls submit_answer
+            env = play_gold(cls, task_id)
+            assert outcome_reward([gold_completion(world, task_id)], [env]) == [1.0], (name, task_id, "text")
+
+
+def test_typed_submit_answer_method_and_the_strict_text_fallback() -> None:
+    world = awm.load("clinic")
+    task_id = "t02_outstanding_balance"  # a number
+    cls = environment_factories([world])[env_key(world, task_id)]
+    env = cls()
+    env.reset(task_id=task_id, seed=0)
+    # malformed arguments: an observation that says what to send; the episode goes on
+    bad = json.loads(env.submit_answer(value=102))
+    assert bad["error"]["code"] == "malformed_action" and '"type": "number"' in bad["error"]["message"]
+    assert env.final is None and not env.episode.done and env.channels[-1].malformed
+    assert json.loads(env.submit_answer(answer=102.0)) == {"ok": True, "submitted": True}
+    assert env.final.answer_correct is True and outcome_reward(["ignored"], [env]) == [1.0]
+    assert json.loads(env.submit_answer(answer=102.0))["error"]["code"] == "episode_ended"
+    # free text is strict: a hedge scores 0 even though it contains the value
+    env = cls()
+    env.reset(task_id=task_id, seed=0)
+    assert outcome_reward(["It is 102 or 103"], [env]) == [0.0] and env.final.answer_correct is False
+    env = cls()
+    env.reset(task_id=task_id, seed=0)
+    assert outcome_reward(["1, 2, 3 or 4"], [env]) == [0.0]
+    with pytest.raises(ValueError, match="route rows"):
+        env.reset(task_id="t01_next_appointment_doctor")
 
 
 def test_rewards_for_failures_truncation_and_bad_calls() -> None:
@@ -115,11 +159,17 @@ def test_task_rows_route_to_their_environment() -> None:
     worlds = [awm.load("clinic"), awm.load("online_store")]
     rows = task_rows(worlds, repeats=2)
     assert len(rows) == 2 * sum(len(w.tasks) for w in worlds)
-    assert {r["environment"] for r in rows} == {"clinic", "online_store"}
+    assert {r["environment"] for r in rows} == {env_key(w, t) for w in worlds for t in w.task_ids}
+    assert all(r["environment"] == env_key(r["environment"].split("/")[0], r["task_id"]) for r in rows)
     assert rows == task_rows(worlds, repeats=2) and len({r["seed"] for r in rows}) == len(rows)
     assert rows[0]["prompt"][0]["role"] == "system" and rows[0]["prompt"][1]["role"] == "user"
+    assert "submit_answer" in rows[0]["prompt"][0]["content"]
     factories = environment_factories(worlds)
-    assert set(factories) == {"clinic", "online_store"} and set(REWARDS) >= {"outcome", "gated_process"}
+    assert set(factories) == {r["environment"] for r in rows} and set(REWARDS) >= {"outcome", "gated_process"}
+    assert all(factories[r["environment"]].task_id == r["task_id"] for r in rows)
+    # one class per environment (a generic submit_answer) when asked
+    assert {r["environment"] for r in task_rows(worlds, per_task=False)} == {"clinic", "online_store"}
+    assert set(environment_factories(worlds, per_task=False)) == {"clinic", "online_store"}
 
 
 def test_json_schemas_read_back_from_the_generated_methods() -> None:
@@ -142,3 +192,28 @@ def test_json_schemas_read_back_from_the_generated_methods() -> None:
                 assert got.get("nullable", False) == ("null" in kinds), (spec.name, arg)
                 if "enum" in json.dumps(prop):
                     assert got["enum"]
+
+
+def test_submit_answer_schema_read_back_is_the_tasks_answer_type() -> None:
+    pytest.importorskip("transformers", reason="needs the train extra")
+    from transformers.utils import get_json_schema
+
+    seen = set()
+    for name in default_registry().names():
+        world = awm.load(name)
+        for task_id in world.task_ids:
+            cls = environment_class(world, task_id)
+            fn = get_json_schema(cls.submit_answer)["function"]
+            want = submit_parameters(world.task(task_id).task)["properties"]["answer"]
+            got = fn["parameters"]["properties"]["answer"]
+            assert fn["name"] == "submit_answer" and got["type"] == {"array": "array"}.get(want["type"], want["type"])
+            if want["type"] == "array":
+                assert got["items"]["type"] == want["items"]["type"]
+            if want["type"] == "object":
+                assert all(f in got["description"] for f in want["properties"])
+            required = fn["parameters"].get("required", [])
+            assert ("answer" in required) == (want["type"] != "null") and "explanation" not in required
+            seen.add(want["type"])
+    assert {"number", "string", "array", "object", "null"} <= seen
+    generic = get_json_schema(environment_class(awm.load("clinic")).submit_answer)["function"]
+    assert "type" not in generic["parameters"]["properties"]["answer"]  # any type

@@ -9,6 +9,7 @@ from awm.gen.jsonparse import OutputError, parse_output, strip_reasoning
 from awm.gen.records import ToolsOut
 from awm.gen.safety import check_tools_source
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, seed_block, tasks_block
+from awm.submit import SUBMIT
 
 _PY_FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 
@@ -52,6 +53,8 @@ class ToolsStage(Stage[ToolsOut]):
         if res.tools:
             if len(res.tools) > env.limits.max_tools:
                 problems.append(f"{len(res.tools)} tools; keep it to {env.limits.max_tools} or fewer")
+            if any(t["name"] == SUBMIT for t in res.tools):
+                problems.append(f"{SUBMIT!r} is reserved: the platform gives every task that action; rename the tool")
             if not any(not t["write"] for t in res.tools):
                 problems.append("there is no read tool (@tool); agents need to look things up")
             if any(t.kind != "information" for t in draft.tasks) and not any(t["write"] for t in res.tools):
