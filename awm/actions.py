@@ -88,7 +88,7 @@ def _from_mapping(d: dict[str, Any], call_id: str | None = None) -> Action:
         return _submission(d)
     name = d.get("tool", d.get("name"))
     if not isinstance(name, str):
-        return Malformed('an action needs "tool" (a tool name) or "answer"; e.g. {"tool": "x", "arguments": {}}')
+        return Malformed('an action needs "tool" (a tool name) or "answer"')
     args = d.get("arguments", d.get("args", {}))
     if name == "list_tools":
         return ListTools()
@@ -116,8 +116,8 @@ def parse_json_action(action: Any) -> Action:
     if not isinstance(action, str):
         return Malformed(f"an action must be a JSON object or its text, not {type(action).__name__}")
     if not action.strip():
-        return Malformed('empty action; send {"tool": "<name>", "arguments": {...}} or {"answer": <value>}')
-    d = _json_object(action, "action", 'send {"tool": "<name>", "arguments": {...}} or {"answer": <value>}')
+        return Malformed('empty action: send a JSON object with "tool" and "arguments", or with "answer"')
+    d = _json_object(action, "action", 'send a JSON object with "tool" and "arguments", or with "answer"')
     return d if isinstance(d, Malformed) else _from_mapping(d)
 
 
@@ -158,9 +158,8 @@ def parse_hermes(action: Any) -> Action:
     m = _HERMES.search(text)
     if m is None:
         return Answer(text.strip())
-    d = _json_object(
-        m.group(1), "the <tool_call> body", 'write <tool_call>{"name": "<tool>", "arguments": {...}}</tool_call>'
-    )
+    # no tag and no JSON example in the message: a model that echoes it back must not send a new bad call
+    d = _json_object(m.group(1), "the tool call", "put one JSON object with name and arguments between the tags")
     return d if isinstance(d, Malformed) else _from_mapping(d)
 
 
@@ -233,7 +232,7 @@ def agent_tools(world: World, task: Task | None = None) -> list[dict[str, Any]]:
 def _submit_hint(ep: Episode) -> str:
     params = submit_spec(ep.task.task).parameters
     answer = params["properties"]["answer"]
-    return f'; send {{"answer": <value>, "explanation": "<optional>"}} where answer is {json.dumps(answer)}'
+    return f'; submit_answer takes "answer" ({json.dumps(answer)}) and an optional "explanation"'
 
 
 def apply_action(ep: Episode, action: Any) -> StepResult:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from awm.bundle import Task
@@ -26,14 +27,21 @@ TEXT_TOOLS = (
 )
 
 
-def system_prompt(world: World, text_tools: bool = False, template: str | None = None, task: Task | None = None) -> str:
+def system_prompt(
+    world: World,
+    text_tools: bool = False,
+    template: str | None = None,
+    task: Task | None = None,
+    tools: Sequence[dict[str, Any]] | None = None,
+) -> str:
     """The system message: the world's title and description, and the tools when the model calls them
-    as ``<tool_call>`` text (Hermes / Qwen format) instead of native tool calls. The tools include
-    ``submit_answer`` with ``task``'s answer schema (a generic one without a task)."""
+    as ``<tool_call>`` text (Hermes / Qwen format) instead of native tool calls. The tools are ``tools``
+    when given (a selection, shortened descriptions), else every tool plus ``submit_answer`` with
+    ``task``'s answer schema (a generic one without a task)."""
     from awm.actions import agent_tools
 
     text = (template or SYSTEM_PROMPT).format(title=world.manifest.title, description=world.manifest.description)
     if text_tools:
-        tools = "\n".join(json.dumps(t, ensure_ascii=False) for t in agent_tools(world, task))
-        text += TEXT_TOOLS.format(tools=tools)
+        listed = agent_tools(world, task) if tools is None else tools
+        text += TEXT_TOOLS.format(tools="\n".join(json.dumps(t, ensure_ascii=False) for t in listed))
     return text

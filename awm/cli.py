@@ -2,22 +2,52 @@
 
 from __future__ import annotations
 
+import difflib
+import errno
 import json
-from typing import Annotated
+import sys
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
+from awm import __version__
+from awm.console import make_console
 from awm.errors import AwmError
 from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
 from awm.registry import Registry
 
+
+def error_line(e: BaseException) -> str:
+    """An error as one line for a user: an ``OSError`` names its file, anything else is its message."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"{e.filename}: {e.strerror}" if e.filename else e.strerror
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+class _Group(TyperGroup):
+    """Every command's ``AwmError`` / ``OSError`` becomes one line on stderr and exit code 2, not a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:  # typer.Context; the base class names a private type
+        try:
+            return super().invoke(ctx)
+        except (AwmError, OSError) as e:
+            if isinstance(e, OSError) and e.errno == errno.EPIPE:
+                raise
+            typer.echo(f"awm {ctx.invoked_subcommand or ''}: {error_line(e)}".replace(" :", ":"), err=True)
+            raise typer.Exit(2) from e
+
+
 app = typer.Typer(
-    help="AWM Gym: database-backed tool environments for LLM agents.", no_args_is_help=True, add_completion=False
+    help="AWM Gym: database-backed tool environments for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    cls=_Group,
 )
-console = Console()
+console = make_console()
 app.add_typer(gen_app, name="gen")
 app.command("eval")(eval_cmd)
 app.command("report")(report_cmd)
@@ -25,21 +55,50 @@ app.command("report")(report_cmd)
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"awm-gym {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """AWM Gym: database-backed tool environments for LLM agents."""
+
+
 @app.command("list")
-def list_envs(path: PathOpt = None) -> None:
+def list_envs(
+    path: PathOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON array, one object per environment")] = False,
+) -> None:
     """The environments in the registry, with table, tool and task counts."""
     reg = Registry(path or [])
-    table = Table("env", "gym id", "tables", "tools", "tasks", "title / error")
+    rows: list[dict[str, Any]] = []
     for name, entry in reg.entries().items():
-        if entry.error:
-            table.add_row(name, "-", "-", "-", "-", f"[red]{entry.error}[/red]")
-            continue
-        try:
-            w = reg.load(name)
-        except AwmError as e:
-            table.add_row(name, entry.gym_id, "-", "-", "-", f"[red]{e}[/red]")
-            continue
-        table.add_row(name, entry.gym_id, str(len(w.tables)), str(len(w.tools)), str(len(w.tasks)), w.manifest.title)
+        row: dict[str, Any] = {"env": name, "gym_id": None, "tables": None, "tools": None, "tasks": None}
+        row |= {"title": None, "error": entry.error}
+        if entry.error is None:
+            row["gym_id"] = entry.gym_id
+            try:
+                w = reg.load(name)
+            except AwmError as e:
+                row["error"] = str(e)
+            else:
+                row |= {"tables": len(w.tables), "tools": len(w.tools), "tasks": len(w.tasks)}
+                row["title"] = w.manifest.title
+        rows.append(row)
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    table = Table("env", "gym id", "tables", "tools", "tasks", "title / error")
+    for row in rows:
+        counts = (str(row[c]) if row[c] is not None else "-" for c in ("tables", "tools", "tasks"))
+        cells = [row["env"], row["gym_id"] or "-", *counts]
+        table.add_row(*cells, f"[red]{escape(row['error'])}[/red]" if row["error"] else escape(row["title"] or ""))
     console.print(table)
 
 
@@ -91,7 +150,9 @@ def audit(
             continue
         unknown = [t for t in task or [] if t not in world.tasks]
         if unknown:
-            console.print(f"[red]✗[/red] {name}: no tasks {unknown}")
+            close = dict.fromkeys(c for t in unknown for c in difflib.get_close_matches(t, list(world.tasks), 3, 0.5))
+            hint = f" Did you mean {', '.join(close)}?" if close else ""
+            console.print(f"[red]✗[/red] {name}: no tasks {unknown}.{hint}", markup=True, soft_wrap=True)
             raise typer.Exit(2)
         rep = audit_world(world, task or None)
         failed += not rep.ok
@@ -168,48 +229,68 @@ def demo(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="bind address (loopback by default)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+    host: Annotated[str, typer.Option(help="agent plane: bind address (loopback by default)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="agent plane: TCP port")] = 8000,
+    control_host: Annotated[
+        str, typer.Option(help="control plane (the trainer's API): bind address; off loopback it needs a token")
+    ] = "127.0.0.1",
+    control_port: Annotated[
+        int | None, typer.Option(help="control plane: TCP port (default: the agent port + 1)")
+    ] = None,
     env: Annotated[list[str] | None, typer.Option("--env", help="serve only these environments")] = None,
     max_episodes: Annotated[int, typer.Option(help="live episodes at most")] = 10_000,
     idle_ttl: Annotated[float, typer.Option(help="seconds before an idle episode expires")] = 900.0,
     token_env: Annotated[
         str | None,
-        typer.Option(help="name of an environment variable holding a bearer token that every request must send"),
+        typer.Option(help="name of an environment variable holding a bearer token every agent-plane request must send"),
     ] = None,
+    control_token_env: Annotated[
+        str | None,
+        typer.Option(help="name of an environment variable holding the control plane's bearer token"),
+    ] = None,
+    session_episodes: Annotated[
+        bool,
+        typer.Option(
+            help="a legacy MCP session that names no episode gets one of its own, of any task (for MCP Inspector; "
+            "off: agents act only in episodes the trainer created)"
+        ),
+    ] = False,
     expose_rewards: Annotated[bool, typer.Option(help="show reward channels in MCP results")] = False,
     path: PathOpt = None,
 ) -> None:
-    """Serve every environment over HTTP (OpenAPI at /docs) and MCP (/envs/<env>/mcp)."""
+    """Serve every environment: the agent plane (MCP at /envs/<env>/mcp, tool calls) and the trainer's
+    control plane (episodes, state, rewards, snapshots) on its own port. OpenAPI at /docs on each."""
     import os
 
-    import uvicorn
-
-    from awm.serve.app import create_app
     from awm.serve.config import ServeConfig
+    from awm.serve.run import prepare
 
-    token = os.environ.get(token_env) if token_env else None
-    if token_env and not token:
-        console.print(f"[red]environment variable {token_env} is empty[/red]")
-        raise typer.Exit(1)
+    def secret(var: str | None) -> str | None:
+        if var is None:
+            return None
+        value = os.environ.get(var)
+        if not value:
+            raise AwmError(f"environment variable {var} is not set or empty")
+        return value
+
     cfg = ServeConfig(
         envs=env,
         paths=path or [],
         max_episodes=max_episodes,
         idle_ttl=idle_ttl,
-        token=token,
+        token=secret(token_env),
+        control_token=secret(control_token_env),
+        session_episodes=session_episodes,
         expose_rewards=expose_rewards,
     )
-    try:
-        app_ = create_app(cfg)
-    except AwmError as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(1) from e
+    bound = prepare(cfg, host, port, control_host, control_port)  # binds both ports first: a busy one is an error
+    envs = ", ".join(bound.planes.store.envs)
+    console.print(f"AWM Gym serving {envs}", markup=False)
+    console.print(f"  agent plane:   {bound.agent_url}  (MCP: /envs/<env>/mcp · OpenAPI: /docs)", markup=False)
     console.print(
-        f"AWM Gym serving {', '.join(app_.state.store.envs)} on http://{host}:{port} "
-        f"(OpenAPI: /docs · MCP: /envs/<env>/mcp)"
+        f"  control plane: {bound.control_url}  (trainer only: episodes, rewards · OpenAPI: /docs)", markup=False
     )
-    uvicorn.run(app_, host=host, port=port, log_level="warning")
+    bound.run()
 
 
 @app.command("mcp")
@@ -226,7 +307,11 @@ def mcp_stdio(
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except (AwmError, OSError) as e:  # raised outside a command (while options are parsed)
+        print(f"awm: {error_line(e)}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

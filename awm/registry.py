@@ -1,8 +1,9 @@
 """Finds environment bundles: the repository's ``envs/`` + ``verifiers/`` and any extra roots a
 user adds (argument, or the ``AWM_PATH`` environment variable, ``os.pathsep``-separated).
 
-A root is a folder holding ``envs/<env>/`` and ``verifiers/<env>/``. A malformed bundle is reported
-in ``entries()`` with its error and skipped; it never takes the registry down.
+A root is a folder holding ``envs/<env>/`` and ``verifiers/<env>/``; a root passed explicitly that is not
+one raises ``RegistryPathError`` (never silently ignored). A malformed bundle is reported in ``entries()``
+with its error and skipped; it never takes the registry down.
 """
 
 from __future__ import annotations
@@ -42,8 +43,24 @@ class Entry:
         return f"awm/{self.name}-v{self.manifest.version if self.manifest else 0}"
 
 
+class RegistryPathError(AwmError):
+    """An extra root given explicitly (``--path``, ``Registry([...])``) is not a folder holding ``envs/``."""
+
+
+def check_root(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a registry root: a folder holding ``envs/`` (the ``envs/`` folder itself means its parent)."""
+    root = Path(path).expanduser()
+    if root.name == "envs" and root.is_dir() and not (root / "envs").is_dir():
+        root = root.parent
+    if not root.is_dir():
+        raise RegistryPathError(f"--path {path}: no such folder")
+    if not (root / "envs").is_dir():
+        raise RegistryPathError(f"--path {path}: no envs/ folder in it (a root holds envs/<env>/ and verifiers/<env>/)")
+    return root
+
+
 def default_roots(extra: Iterable[str | os.PathLike[str]] = ()) -> list[Path]:
-    roots = [Path(p) for p in extra]
+    roots = [check_root(p) for p in extra]
     roots += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
     if (BUNDLED_ROOT / "envs").is_dir():
         roots.append(BUNDLED_ROOT)

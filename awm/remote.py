@@ -1,4 +1,8 @@
-"""``awm.remote(url, env)``: a Gymnasium env whose episodes live on an ``awm serve`` server."""
+"""``awm.remote(url, env)``: a Gymnasium env whose episodes live on an ``awm serve`` server.
+
+``url`` is the server's control plane (the trainer's API: ``awm serve --port 8000`` puts it on port 8001
+by default) and ``token`` its bearer token (``--control-token-env``), if it has one. The agent plane alone
+cannot create episodes or report rewards."""
 
 from __future__ import annotations
 
@@ -46,7 +50,17 @@ class RemoteEnv(gym.Env[str, str]):
         self.action_space = AnyText(MAX_ACTION)
         self.observation_space = AnyText(MAX_OBSERVATION)
         self.episode_id: str | None = None
-        info = self._request("GET", f"/envs/{env}")
+        try:
+            info = self._request("GET", f"/envs/{env}")
+        except RemoteError as e:
+            if e.code != "not_found":
+                raise
+            raise RemoteError(
+                "not_found",
+                f"{url} has no control plane: awm.remote needs the control plane's address "
+                "(awm serve --control-port; by default the agent port + 1)",
+                e.status,
+            ) from None
         self._tools = [
             {
                 "type": "function",

@@ -1,6 +1,7 @@
 """Server benchmark: tool calls/s and latency over HTTP and MCP at 1, 16 and 64 concurrent clients, and
 resident memory with 1,000 live episodes. The server runs in its own process (``awm serve``); the
-baseline is the same calls made in-process on an ``Episode``.
+baseline is the same calls made in-process on an ``Episode``. Episodes are created on the control plane
+(the agent port + 1) and driven on the agent plane, as a trainer and its agents do.
 
     python benchmarks/bench_serve.py [--env online_store] [--seconds 4]
 """
@@ -27,9 +28,34 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free port whose successor (the control plane's) is free too."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+
+
+def control(url: str) -> str:
+    """The control plane of the server whose agent plane is ``url``."""
+    base, port = url.rsplit(":", 1)
+    return f"{base}:{int(port) + 1}"
+
+
+async def new_episodes(url: str, env: str, task: str, n: int) -> list[str]:
+    async with httpx.AsyncClient(base_url=control(url), timeout=60) as c:
+        return [(await c.post("/episodes", json={"env": env, "task_id": task})).json()["episode_id"] for _ in range(n)]
+
+
+async def drop_episodes(url: str, eids: list[str]) -> None:
+    async with httpx.AsyncClient(base_url=control(url), timeout=60) as c:
+        for e in eids:
+            await c.delete(f"/episodes/{e}")
 
 
 def rss_mib(pid: int) -> float:
@@ -56,10 +82,8 @@ def pct(xs: list[float], q: float) -> float:
 async def http_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
     lat: list[float] = []
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    eids = await new_episodes(url, env, task, clients)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as c:
-        eids = [
-            (await c.post("/episodes", json={"env": env, "task_id": task})).json()["episode_id"] for _ in range(clients)
-        ]
         stop = time.perf_counter() + seconds
 
         async def worker(eid: str) -> None:
@@ -72,8 +96,7 @@ async def http_load(url: str, env: str, task: str, tool: str, args: dict, client
         t0 = time.perf_counter()
         await asyncio.gather(*(worker(e) for e in eids))
         wall = time.perf_counter() - t0
-        for e in eids:
-            await c.delete(f"/episodes/{e}")
+    await drop_episodes(url, eids)
     return len(lat) / wall, lat
 
 
@@ -94,13 +117,14 @@ end
 
 
 WRK_MCP = """
+local ids = {%s}
 local body = '%s'
 local i = 0
 request = function()
   i = i + 1
   local headers = {["Content-Type"] = "application/json", ["Accept"] = "application/json, text/event-stream",
     ["MCP-Protocol-Version"] = "2026-07-28", ["Mcp-Method"] = "tools/call", ["Mcp-Name"] = "%s",
-    ["X-AWM-Episode"] = "wrk-%d-" .. (i %% %d), ["X-AWM-Task"] = "%s"}
+    ["X-AWM-Episode"] = ids[(i %% #ids) + 1]}
   return wrk.format("POST", "/envs/%s/mcp", headers, body)
 end
 done = function(summary, latency, requests)
@@ -138,21 +162,22 @@ def wrk_mcp(url: str, env: str, task: str, tool: str, args: dict, clients: int, 
     body = json.dumps(
         {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": args, "_meta": meta}}
     ).replace("'", "\\'")
-    return wrk_run(url, WRK_MCP % (body, tool, clients, clients, task, env), clients, seconds)
+    eids = asyncio.run(new_episodes(url, env, task, clients))
+    try:
+        return wrk_run(url, WRK_MCP % (", ".join(f'"{e}"' for e in eids), body, tool, env), clients, seconds)
+    finally:
+        asyncio.run(drop_episodes(url, eids))
 
 
 def wrk_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
     """HTTP load from wrk (C, one thread): the Python client saturates a core before the server does."""
 
-    eids = [
-        httpx.post(f"{url}/episodes", json={"env": env, "task_id": task}).json()["episode_id"] for _ in range(clients)
-    ]
+    eids = asyncio.run(new_episodes(url, env, task, clients))
     body = json.dumps({"tool": tool, "arguments": args}).replace("'", "\\'")
     try:
         return wrk_run(url, WRK_SCRIPT % (", ".join(f'"{e}"' for e in eids), body), clients, seconds)
     finally:
-        for e in eids:
-            httpx.delete(f"{url}/episodes/{e}")
+        asyncio.run(drop_episodes(url, eids))
 
 
 async def mcp_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
@@ -163,10 +188,10 @@ async def mcp_load(url: str, env: str, task: str, tool: str, args: dict, clients
     lat: list[float] = []
     stop = time.perf_counter() + seconds
 
+    eids = await new_episodes(url, env, task, clients)
+
     async def worker(i: int) -> None:
-        http = create_mcp_http_client(
-            headers={"X-AWM-Episode": f"bench-{clients}-{i}-{time.time_ns()}", "X-AWM-Task": task}
-        )
+        http = create_mcp_http_client(headers={"X-AWM-Episode": eids[i]})
         async with http, Client(streamable_http_client(f"{url}/envs/{env}/mcp", http_client=http)) as c:
             while time.perf_counter() < stop:
                 t0 = time.perf_counter()
@@ -176,17 +201,19 @@ async def mcp_load(url: str, env: str, task: str, tool: str, args: dict, clients
 
     t0 = time.perf_counter()
     await asyncio.gather(*(worker(i) for i in range(clients)))
-    return len(lat) / (time.perf_counter() - t0), lat
+    rate = len(lat) / (time.perf_counter() - t0)
+    await drop_episodes(url, eids)
+    return rate, lat
 
 
 async def fill(url: str, env: str, task: str, tool: str, args: dict, n: int) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=60) as c:
+    async with httpx.AsyncClient(timeout=60) as c:
         sem = asyncio.Semaphore(32)
 
         async def one() -> None:
             async with sem:
-                eid = (await c.post("/episodes", json={"env": env, "task_id": task})).json()["episode_id"]
-                await c.post(f"/episodes/{eid}/call", json={"tool": tool, "arguments": args})
+                new = await c.post(f"{control(url)}/episodes", json={"env": env, "task_id": task})
+                await c.post(f"{url}/episodes/{new.json()['episode_id']}/call", json={"tool": tool, "arguments": args})
 
         await asyncio.gather(*(one() for _ in range(n)))
 

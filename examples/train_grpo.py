@@ -1,6 +1,11 @@
 """GRPO on AWM Gym environments with TRL: the model calls our tools, our verifier scores the outcome.
 
-    python examples/train_grpo.py --model Qwen/Qwen3-0.6B --envs online_store,clinic --max-steps 200
+    .venv/bin/python examples/train_grpo.py --model Qwen/Qwen3-0.6B --envs online_store,clinic --max-steps 200
+
+TRL trains tool calling only with a chat template it can render tool calls with and parse them back from
+(it recognises templates by their exact text). For a model whose own template has no tool support, pass
+``--chat-template qwen3`` (or another template bundled with TRL, or a Jinja file) whose special tokens
+the model's tokenizer has.
 
 One environment instance per rollout (TRL's ``environment_factory``; one class per task, its methods
 generated from the registry's tool schemas plus ``submit_answer`` with the task's answer schema, so the
@@ -14,7 +19,9 @@ tiny random model.
 from __future__ import annotations
 
 import argparse
+import importlib.resources
 import os
+from pathlib import Path
 from typing import Any
 
 import awm
@@ -39,6 +46,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--max-observation-chars", type=int, default=4000, help="cut longer tool results")
     p.add_argument("--rewards", default="outcome", help=f"reward functions, comma-separated: {', '.join(REWARDS)}")
     p.add_argument("--reward-weights", default=None, help="one weight per reward function (default: all 1)")
+    p.add_argument(
+        "--chat-template",
+        default=None,
+        help="replace the model's chat template: a Jinja file, or the name of one bundled with TRL "
+        "(qwen3, qwen2_5, llama3_1, ...); needed when the model's own template cannot render tool calls",
+    )
     p.add_argument("--thinking", action="store_true", help="let Qwen3 think (chat_template_kwargs enable_thinking)")
     p.add_argument(
         "--vllm", action=argparse.BooleanOptionalAction, default=None, help="vLLM colocate (default: on GPU)"
@@ -57,10 +70,70 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def bundled_chat_templates() -> dict[str, Any]:
+    """TRL's bundled chat templates by name (``trl/chat_templates/<name>.jinja``, training variants left out)."""
+    folder = importlib.resources.files("trl") / "chat_templates"
+    return {
+        f.name.removesuffix(".jinja"): f
+        for f in folder.iterdir()
+        if f.name.endswith(".jinja") and not f.name.endswith("_training.jinja")
+    }
+
+
+def load_chat_template(spec: str) -> str:
+    """``--chat-template``: the text of a Jinja file, or of a template bundled with TRL named ``spec``."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    bundled = bundled_chat_templates()
+    if spec in bundled:
+        return str(bundled[spec].read_text(encoding="utf-8"))
+    raise SystemExit(
+        f"--chat-template {spec!r}: no such file, and no template of that name is bundled with TRL "
+        f"(bundled: {', '.join(sorted(bundled))})"
+    )
+
+
+def prepare_tokenizer(tokenizer: Any, args: argparse.Namespace) -> Any:
+    """Apply ``--chat-template`` and check, before TRL does, that the template can render tool calls and
+    that TRL can parse them back; say which option fixes it when it cannot."""
+    from trl.chat_template_utils import (
+        add_response_schema,
+        get_training_chat_template,
+        is_chat_template_prefix_preserving,
+        supports_tool_calling,
+    )
+
+    if args.chat_template:
+        tokenizer.chat_template = load_chat_template(args.chat_template)
+    source = f"--chat-template {args.chat_template}" if args.chat_template else f"the chat template of {args.model}"
+    hint = (
+        "pass --chat-template with a tool-capable template whose special tokens the model knows: qwen3 for "
+        "ChatML models (<|im_start|>), llama3_1 for Llama 3, or a Jinja file"
+    )
+    if not supports_tool_calling(tokenizer):
+        raise SystemExit(f"{source} cannot render tool calls, so TRL refuses it: {hint}")
+    if getattr(tokenizer, "response_template", None) is None and getattr(tokenizer, "response_schema", None) is None:
+        try:
+            add_response_schema(tokenizer)
+        except ValueError as e:
+            raise SystemExit(
+                f"TRL has no parser for tool calls written in {source} (it recognises only the templates it "
+                f"bundles, by their exact text): {hint}, or set tokenizer.response_template ({e})"
+            ) from None
+    if not is_chat_template_prefix_preserving(tokenizer):
+        try:
+            get_training_chat_template(tokenizer)
+        except ValueError as e:
+            raise SystemExit(f"{source} is not prefix-preserving and TRL cannot patch it: {hint} ({e})") from None
+    return tokenizer
+
+
 def build_trainer(args: argparse.Namespace, model: Any = None, tokenizer: Any = None) -> Any:
     """The GRPOTrainer for ``args``; ``model``/``tokenizer`` override loading ``args.model``."""
     import torch
     from datasets import Dataset
+    from transformers import AutoProcessor
     from trl import GRPOConfig, GRPOTrainer
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -103,6 +176,10 @@ def build_trainer(args: argparse.Namespace, model: Any = None, tokenizer: Any = 
         seed=args.seed,
         log_completions=False,
     )
+    if tokenizer is None:  # what TRL would load, loaded here to check and fix its chat template first
+        source = args.model if model is None else model.config._name_or_path
+        tokenizer = AutoProcessor.from_pretrained(source, truncation_side="left", padding_side="left")
+    tokenizer = prepare_tokenizer(tokenizer, args)
     reward_funcs: list[Any] = [REWARDS[n] for n in names]
     factories: Any = environment_factories(worlds, max_observation_chars=args.max_observation_chars)
     return GRPOTrainer(

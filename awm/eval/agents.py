@@ -13,6 +13,7 @@ a chat model's plain-text reply is the strict free-text fallback.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -21,7 +22,8 @@ from typing import Any, Protocol
 
 from awm.actions import Answer, parse_hermes, parse_openai_message, to_json_action
 from awm.chat import system_prompt
-from awm.eval.llm import ChatClient, ToolsUnsupported
+from awm.eval.llm import ChatClient, ContextLengthExceeded, LLMRefused, ToolsUnsupported
+from awm.eval.toolselect import select_tools, shorten_tools
 from awm.submit import SUBMIT
 from awm.world import World
 
@@ -183,8 +185,15 @@ def _random_value(prop: dict[str, Any], rng: random.Random, words: list[str]) ->
 class ChatAgent:
     """A chat model behind ``ChatClient``. ``tool_format``: ``native`` (the API's ``tools`` and
     ``tool_calls``), ``text`` (tools in the system prompt, ``<tool_call>`` blocks in the reply, results in
-    ``<tool_response>`` blocks) or ``auto`` (native, falling back to text when the server refuses tools).
-    ``history=k`` sends only the last k turns after the task (AWM uses 3)."""
+    ``<tool_response>`` blocks) or ``auto`` (native, falling back to text when the server refuses tools,
+    or accepts them but never shows them to the model: before the first episode, ``auto`` compares the
+    prompt tokens the server counts with and without the tools). ``history=k`` sends only the last k turns
+    after the task (AWM uses 3). ``max_tools=n`` offers only the n tools most relevant to the instruction
+    and ``short_descriptions`` one-sentence tool descriptions, for small context windows.
+
+    A reply cut off at ``max_tokens`` (``finish_reason`` "length") is never taken as the final answer:
+    its complete tool calls run; with none, the episode is ``truncated`` (``max_tokens``).
+    ``notes`` says what ``auto`` found."""
 
     name = "openai"
 
@@ -197,11 +206,15 @@ class ChatAgent:
         temperature: float | None = 0.7,
         max_tokens: int | None = None,
         max_calls_per_turn: int = 16,
+        max_tools: int | None = None,
+        short_descriptions: bool = False,
     ):
         if tool_format not in ("auto", "native", "text"):
             raise ValueError(f"tool_format must be auto, native or text, not {tool_format!r}")
         if history is not None and history < 1:
             raise ValueError("history must be at least 1")
+        if max_tools is not None and max_tools < 0:
+            raise ValueError("max_tools must be at least 0")
         self.client = client
         self.model: str | None = client.model
         self.tool_format = tool_format
@@ -210,9 +223,50 @@ class ChatAgent:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.max_calls_per_turn = max_calls_per_turn
+        self.max_tools = max_tools
+        self.short_descriptions = short_descriptions
+        self.notes: list[str] = []
+        self.tools_checked = tool_format != "auto"
+        self._check_lock: asyncio.Lock | None = None
 
     def start(self, spec: EpisodeSpec) -> AgentEpisode:
         return _ChatEpisode(self, spec)
+
+    def tools_for(self, spec: EpisodeSpec) -> list[dict[str, Any]]:
+        """The tools this agent offers in ``spec``'s episode (all, or a selection; shortened or not)."""
+        tools = spec.tools if self.max_tools is None else select_tools(spec.tools, spec.instruction, self.max_tools)
+        return shorten_tools(tools) if self.short_descriptions else list(tools)
+
+    async def check_tools(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> None:
+        """``auto``: once per agent, switch to text tool calls if the server refuses ``tools`` or drops them
+        (the same prompt counts as many tokens with the tools as without)."""
+        if self.tools_checked:
+            return
+        self._check_lock = self._check_lock or asyncio.Lock()
+        async with self._check_lock:
+            if self.tools_checked:
+                return
+            try:
+                with_tools = await self.client.prompt_tokens(messages, tools)
+                without = await self.client.prompt_tokens(messages)
+            except ToolsUnsupported as e:
+                self.text_mode, self.tools_checked = True, True
+                self.notes.append(f"the server refuses native tools ({e}): using <tool_call> text")
+                return
+            except LLMRefused as e:  # e.g. max_tokens=1 refused: the real requests will tell
+                self.tools_checked = True
+                self.notes.append(f"could not check whether the server renders tools ({e}); sending them natively")
+                return
+            self.tools_checked = True
+            if not (with_tools and without):
+                self.notes.append("the server reports no prompt tokens: cannot check that it renders the tools")
+            elif with_tools - without < len(json.dumps(tools)) / 20:  # JSON is ~4 characters a token
+                self.text_mode = True
+                self.notes.append(
+                    f"the server accepts tools but does not show them to the model ({with_tools} prompt tokens "
+                    f"with the tools, {without} without; e.g. a chat template without tool support): "
+                    "using <tool_call> text"
+                )
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -224,28 +278,31 @@ class _ChatEpisode:
     spec: EpisodeSpec
     turns: list[list[dict[str, Any]]] = field(default_factory=list)
     text_mode: bool = False
+    tools: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.text_mode = self.agent.text_mode
+        self.tools = self.agent.tools_for(self.spec)
 
     def _messages(self) -> list[dict[str, Any]]:
         task = self.spec.world.task(self.spec.task_id).task
-        head = [
-            {"role": "system", "content": system_prompt(self.spec.world, self.text_mode, task=task)},
-            {"role": "user", "content": self.spec.instruction},
-        ]
+        system = system_prompt(self.spec.world, self.text_mode, task=task, tools=self.tools)
+        head = [{"role": "system", "content": system}, {"role": "user", "content": self.spec.instruction}]
         turns = self.turns if self.agent.history is None else self.turns[-self.agent.history :]
         return head + [m for t in turns for m in t]
 
     async def act(self) -> Turn:
         a = self.agent
+        if not a.tools_checked and not self.turns:
+            await a.check_tools(self._messages(), self.tools)
+            self.text_mode = a.text_mode
         requests = 0
         while True:
             requests += 1
             try:
                 comp = await a.client.complete(
                     self._messages(),
-                    tools=None if self.text_mode else self.spec.tools,
+                    tools=None if self.text_mode else self.tools,
                     temperature=a.temperature,
                     max_tokens=a.max_tokens,
                     seed=self.spec.seed % 2**31,
@@ -256,6 +313,7 @@ class _ChatEpisode:
                     raise
                 a.text_mode = self.text_mode = True  # this server has no native tools: use text from now on
         msg = comp.message
+        cut = comp.finish_reason == "length"
         content = msg.get("content")
         content = content if isinstance(content, str) else None
         native = [c for c in (msg.get("tool_calls") or []) if c is not None][: a.max_calls_per_turn]
@@ -272,6 +330,10 @@ class _ChatEpisode:
         else:
             text = content or ""
             blocks = _TOOL_CALL_BLOCK.findall(_THINK.sub("", text))[: a.max_calls_per_turn]
+            if cut:  # the last block may be cut off mid-way; a cut reply is never the answer
+                blocks = [b for b in blocks if b.rstrip().endswith("</tool_call>")]
+                if not blocks:
+                    raise ContextLengthExceeded("the reply was cut off at max_tokens", reason="max_tokens")
             actions = [Action(to_json_action(parse_hermes(b)), b) for b in blocks]
             if not actions:  # no tool call: the text is the answer (the strict free-text fallback)
                 parsed = parse_openai_message({"content": text})

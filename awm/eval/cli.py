@@ -5,13 +5,22 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-console = Console()
+from awm.console import make_console
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from awm.eval.records import EvalRecord
+
+console = make_console()
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
 
@@ -37,7 +46,20 @@ def eval_cmd(
     episode_timeout: Annotated[float, typer.Option(help="wall-clock seconds per episode")] = 1800.0,
     temperature: Annotated[float | None, typer.Option(help="sampling temperature")] = 0.7,
     max_tokens: Annotated[int | None, typer.Option(help="max completion tokens per turn")] = None,
-    tool_format: Annotated[str, typer.Option(help="auto, native (API tool calls) or text (<tool_call> tags)")] = "auto",
+    tool_format: Annotated[
+        str,
+        typer.Option(
+            help="auto (native, or text when the server refuses or drops tools), native (API tool calls) "
+            "or text (<tool_call> tags)"
+        ),
+    ] = "auto",
+    max_tools: Annotated[
+        int | None,
+        typer.Option(help="offer only the N tools most relevant to each task's instruction (small context windows)"),
+    ] = None,
+    short_descriptions: Annotated[
+        bool, typer.Option(help="one-sentence tool descriptions, no parameter descriptions (shorter prompt)")
+    ] = False,
     history: Annotated[int | None, typer.Option(help="send only the last K turns (default: all)")] = None,
     extra_body: Annotated[
         str | None, typer.Option(help="JSON merged into each request, e.g. '{\"chat_template_kwargs\": {...}}'")
@@ -48,14 +70,13 @@ def eval_cmd(
 ) -> None:
     """Run an agent on the environments; one JSONL trajectory per episode in OUT/results.jsonl.
 
-    Rerunning into the same --out resumes: scored episodes are kept, infra errors are retried."""
+    Rerunning into the same --out resumes: scored episodes are kept, infra errors are retried (the same
+    configuration only: another one is refused). Exits 1 when nothing could be scored."""
     import asyncio
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from awm.eval.agents import BUILTIN, ChatAgent
     from awm.eval.llm import ChatClient
-    from awm.eval.records import EvalRecord, Status
+    from awm.eval.records import Status
     from awm.eval.report import build_report, print_report
     from awm.eval.runner import EvalConfig, EvalConfigError, plan, run_eval
 
@@ -64,6 +85,13 @@ def eval_cmd(
         if not base_url or not model:
             console.print("[red]--agent openai needs --base-url and --model[/red]")
             raise typer.Exit(2)
+        api_key = os.environ.get(api_key_env) if api_key_env else None
+        if api_key_env and not api_key:
+            console.print(f"[red]--api-key-env {api_key_env}: the environment variable {api_key_env} is not set[/red]")
+            raise typer.Exit(2)
+        if max_tools is not None and max_tools < 0:
+            console.print("[red]--max-tools must be at least 0[/red]")
+            raise typer.Exit(2)
         body = None
         if extra_body:
             try:
@@ -71,18 +99,29 @@ def eval_cmd(
             except json.JSONDecodeError as e:
                 console.print(f"[red]--extra-body is not JSON: {e}[/red]")
                 raise typer.Exit(2) from e
-        client = ChatClient(
-            base_url,
-            model,
-            api_key=os.environ.get(api_key_env) if api_key_env else None,
-            timeout=timeout,
-            retries=retries,
-            extra_body=body,
-        )
+        if tool_format not in ("auto", "native", "text"):
+            console.print(f"[red]--tool-format is auto, native or text, not {tool_format!r}[/red]")
+            raise typer.Exit(2)
+        client = ChatClient(base_url, model, api_key=api_key, timeout=timeout, retries=retries, extra_body=body)
         the_agent: object = ChatAgent(
-            client, tool_format=tool_format, history=history, temperature=temperature, max_tokens=max_tokens
+            client,
+            tool_format=tool_format,
+            history=history,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            max_tools=max_tools,
+            short_descriptions=short_descriptions,
         )
-        meta = {"base_url": base_url, "temperature": temperature, "tool_format": tool_format, "history": history}
+        meta = {
+            "base_url": base_url,
+            "temperature": temperature,
+            "tool_format": tool_format,
+            "history": history,
+            "max_tokens": max_tokens,
+            "extra_body": body,
+            "max_tools": max_tools,
+            "short_descriptions": short_descriptions,
+        }
     elif agent in BUILTIN:
         the_agent = BUILTIN[agent]()
     else:
@@ -109,35 +148,98 @@ def eval_cmd(
     try:
         total = len(plan(cfg))
     except EvalConfigError as e:
-        console.print(f"[red]{e}[/red]")
+        console.print(f"[red]{e}[/red]", soft_wrap=True)
         raise typer.Exit(1) from e
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        job = bar.add_task(f"{agent}{' ' + model if model else ''}", total=total)
-
-        def tick(rec: EvalRecord) -> None:
-            bar.advance(job)
-
+    if total == 0:
+        console.print(f"[red]nothing to run: {_selection(envs, tasks, task_id)} selects no episode[/red]")
+        raise typer.Exit(1)
+    try:
+        cfg.out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        console.print(f"[red]cannot create --out {cfg.out}: {e.strerror or e}[/red]")
+        raise typer.Exit(2) from e
+    label = f"{agent}{' ' + model if model else ''}"
+    with _progress(label, total) as tick:
         try:
             result = asyncio.run(run_eval(the_agent, cfg, on_record=tick))  # type: ignore[arg-type]
         except EvalConfigError as e:
-            console.print(f"[red]{e}[/red]")
+            console.print(f"[red]{e}[/red]", soft_wrap=True)
             raise typer.Exit(1) from e
+    for note in getattr(the_agent, "notes", []):
+        console.print(f"[yellow]note: {note}[/yellow]", soft_wrap=True)
     console.print(
         f"{len(result.records)} episodes in {result.seconds:.1f} s ({result.episodes_per_s:.1f} episodes/s)"
         + (f", {result.skipped} already scored" if result.skipped else "")
         + f" → {result.out / 'results.jsonl'}"
     )
-    if result.records or result.skipped:
+    scored = sum(r.scored for r in result.records) + result.skipped
+    if scored:
         print_report(build_report(result.out), console)
     infra = result.count(Status.infra_error)
-    if infra:
+    if infra and scored:
         console.print(
             f"[yellow]{infra} episode(s) hit infrastructure errors; rerun the same command to retry them[/yellow]"
         )
     if result.fatal:
-        console.print(f"[red]stopped: {result.fatal}[/red]")
+        console.print(f"[red]stopped: {result.fatal}[/red]", soft_wrap=True)
         raise typer.Exit(1)
+    if not scored:
+        console.print(f"[red]nothing was scored: {_why_unscored(result.records)}[/red]", soft_wrap=True)
+        raise typer.Exit(1)
+
+
+def _selection(envs: str, tasks: str, task_ids: Sequence[str] | None) -> str:
+    parts = [f"--envs {envs}", f"--tasks {tasks}"] + [f"--task-id {t}" for t in task_ids or []]
+    return " ".join(parts)
+
+
+def _why_unscored(records: Sequence[EvalRecord]) -> str:
+    errors = [r.error for r in records if r.error is not None]
+    if not errors:
+        return "no episode ran"
+    kinds = Counter(e.kind for e in errors)
+    top = kinds.most_common(1)[0][0]
+    example = next(e.message for e in errors if e.kind == top)
+    counts = ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+    return f"all {len(records)} episode(s) hit infrastructure errors ({counts}); e.g. {example}"
+
+
+class _progress:
+    """A progress bar on a terminal; elsewhere (a piped log) a line every 10% of the episodes or 30 s."""
+
+    def __init__(self, label: str, total: int, every_s: float = 30.0):
+        self.label, self.total, self.every_s = label, total, every_s
+        self.done = 0
+        self.counts: Counter[str] = Counter()
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Callable[[EvalRecord], None]:
+        self.started = self.last = time.monotonic()
+        self.step = 0
+        if console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+            bar = Progress(*columns, console=console, transient=True)
+            bar.__enter__()
+            job = bar.add_task(self.label, total=self.total)
+            self.bar = bar
+            return lambda rec: bar.advance(job)
+        return self._line
+
+    def _line(self, rec: EvalRecord) -> None:
+        self.done += 1
+        self.counts[rec.status.value] += 1
+        now = time.monotonic()
+        step = self.done * 10 // max(1, self.total)
+        if step > self.step or now - self.last >= self.every_s:
+            self.step, self.last = step, now
+            counts = ", ".join(f"{s} {n}" for s, n in sorted(self.counts.items()))
+            print(f"[awm eval] {self.done}/{self.total} episodes, {now - self.started:.0f} s ({counts})", flush=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def report_cmd(

@@ -101,6 +101,24 @@ class ChatClient:
     def __repr__(self) -> str:
         return f"ChatClient(base_url={self.base_url!r}, model={self.model!r})"
 
+    @property
+    def endpoint(self) -> str:
+        """``{base_url}/chat/completions`` without any user:password, for messages."""
+        url = httpx.URL(self.base_url + "/chat/completions")
+        return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
+
+    async def prompt_tokens(
+        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int:
+        """The prompt tokens the server counts for ``messages`` (and ``tools``), from a one-token completion;
+        0 when it reports no usage. A server without native tools raises ``ToolsUnsupported``."""
+        body: dict[str, Any] = {"model": self.model, "messages": list(messages), **self.extra_body, "max_tokens": 1}
+        if tools:
+            body["tools"] = list(tools)
+            body["tool_choice"] = "auto"
+        usage = (await self._post(body)).get("usage")
+        return int(usage.get("prompt_tokens") or 0) if isinstance(usage, Mapping) else 0
+
     async def complete(
         self,
         messages: Sequence[Mapping[str, Any]],
@@ -163,7 +181,7 @@ class ChatClient:
                 return ContextLengthExceeded(f"HTTP {resp.status_code}: {text}")
             if resp.status_code in (400, 422) and "tools" in sent and _TOOLS.search(text):
                 return ToolsUnsupported(f"HTTP {resp.status_code}: {text}")
-            return LLMRefused(f"POST /chat/completions was refused: HTTP {resp.status_code}: {text}")
+            return LLMRefused(f"POST {self.endpoint} was refused: HTTP {resp.status_code}: {text}")
 
         def count_retry() -> None:
             self.retried += 1
@@ -174,4 +192,4 @@ class ChatClient:
                 self._http(), "/chat/completions", lambda: body, policy, on_refused=refused, on_retry=count_retry
             )
         except TransportFailure as e:
-            raise LLMUnavailable(f"POST /chat/completions {e}", e.kind) from None
+            raise LLMUnavailable(f"POST {self.endpoint} {e}", e.kind) from None

@@ -255,10 +255,11 @@ def to_markdown(report: dict[str, Any]) -> str:
 
 
 def print_report(report: dict[str, Any], console: Any = None, tasks: bool = False) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    from awm.console import make_console
+
+    console = console or make_console()
     k = report["k"]
     cols = [c for c in _columns(k, [report["overall"]]) if c not in ("invalid", "redundant")]  # fit 80 columns
     from rich import box

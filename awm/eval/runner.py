@@ -11,11 +11,18 @@ concurrency, per-episode timeouts, and one ``EvalRecord`` per episode appended t
 - Seeds are sha256-derived from (run seed, env, task, trial); ``--tasks N`` picks the same N tasks of
   each environment for every run (sha256 order), so runs of different models are comparable.
 - Resuming: rerunning into the same ``out`` directory skips episodes already scored and retries the rest.
+  ``run.json`` records the run's configuration (``run_config``: agent, model, envs, tasks, k, seed, step
+  budget, tool format, sampling, ...); resuming with a different one is refused, so one results file never
+  mixes two configurations. Each invocation is appended to ``run.json``'s ``invocations``.
+- A run stops early when the endpoint refuses a request (wrong model or key) or cannot be reached at all
+  (connection errors before any request succeeded); both messages name the endpoint, and the episodes in
+  flight are dropped (a rerun retries them).
 """
 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import time
 import traceback
@@ -38,6 +45,8 @@ from awm.world import stable_int
 
 RESULTS = "results.jsonl"
 RUN_INFO = "run.json"
+# meta keys that do not change what an episode scores: a resumed run may change them
+INFRA_KEYS = frozenset({"base_url", "concurrency", "timeout", "retries", "episode_timeout"})
 
 
 class EvalConfigError(AwmError):
@@ -110,9 +119,45 @@ def plan(cfg: EvalConfig, registry: Registry | None = None) -> list[Job]:
         for task_id in ids:
             for trial in range(cfg.k):
                 jobs.append(Job(env, task_id, trial, stable_int("eval", cfg.seed, env, task_id, trial) % 2**31))
-    if cfg.task_ids and not jobs:
-        raise EvalConfigError(f"none of the task ids {list(cfg.task_ids)} is in {names}")
+    if cfg.task_ids:
+        known = [t for env in names for t in reg.load(env).task_ids]
+        unknown = [t for t in dict.fromkeys(cfg.task_ids) if t not in set(known)]
+        if unknown:
+            raise EvalConfigError(f"no task {', '.join(unknown)} in {', '.join(names)}.{_suggest(unknown, known)}")
     return jobs
+
+
+def _suggest(unknown: Sequence[str], known: Sequence[str]) -> str:
+    close = list(dict.fromkeys(c for t in unknown for c in difflib.get_close_matches(t, known, 3, 0.5)))
+    if close:
+        return f" Did you mean {', '.join(close)}?"
+    nearest = list(dict.fromkeys(c for t in unknown for c in difflib.get_close_matches(t, known, 3, 0.0)))
+    return f" The closest of the {len(known)} task ids: {', '.join(nearest)}." if nearest else ""
+
+
+def run_config(agent: Agent, cfg: EvalConfig, jobs: Sequence[Job]) -> dict[str, Any]:
+    """What decides an episode's result: a resumed run must have the same."""
+    return {
+        "agent": agent.name,
+        "model": agent.model,
+        "envs": sorted({j.env for j in jobs}),
+        "tasks_per_env": cfg.tasks,
+        "task_ids": sorted(set(cfg.task_ids)) if cfg.task_ids else None,
+        "k": cfg.k,
+        "seed": cfg.seed,
+        "max_steps": cfg.max_steps,
+        **{k: v for k, v in cfg.meta.items() if k not in INFRA_KEYS},
+    }
+
+
+def config_changes(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """How ``now`` differs from the configuration an earlier ``run.json`` recorded."""
+    old = before.get("config")
+    if not isinstance(old, dict):  # written before configurations were recorded: check what it has
+        old = {k: before[k] for k in ("agent", "model", "k", "seed", "max_steps") if k in before}
+        now = {k: now.get(k) for k in old}
+    keys = sorted(old.keys() | now.keys())
+    return [f"{k} {old.get(k)!r} -> {now.get(k)!r}" for k in keys if old.get(k) != now.get(k)]
 
 
 def read_records(path: Path) -> list[EvalRecord]:
@@ -142,30 +187,45 @@ async def run_eval(
     out.mkdir(parents=True, exist_ok=True)
     results, info_path = out / RESULTS, out / RUN_INFO
     run_id = cfg.run_id or out.name
-    identity = {"agent": agent.name, "model": agent.model}
+    config = run_config(agent, cfg, jobs)
+    before: dict[str, Any] = {}
     if cfg.overwrite:
         results.unlink(missing_ok=True)
     elif info_path.exists():
         before = json.loads(info_path.read_text())
-        if {k: before.get(k) for k in identity} != identity:
+        changes = config_changes(before, config)
+        if changes:
             raise EvalConfigError(
-                f"{out} holds a run of {before.get('agent')}/{before.get('model')}; "
-                "choose another --out or pass --overwrite"
+                f"{out} holds a run with another configuration ({'; '.join(changes)}); resuming would mix "
+                "the two: choose another --out, or pass --overwrite to discard it"
+            )
+    else:
+        theirs = {(r.agent, r.model) for r in read_records(results)}
+        if theirs - {(agent.name, agent.model)}:
+            raise EvalConfigError(
+                f"{results} holds episodes of {sorted(theirs, key=str)} and no {RUN_INFO}: "
+                "choose another --out, or pass --overwrite to discard them"
             )
     done = {r.key for r in read_records(results) if r.scored}
     todo = [j for j in jobs if (j.env, j.task_id, j.trial) not in done]
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     info = {
         "run_id": run_id,
-        **identity,
-        "envs": sorted({j.env for j in jobs}),
+        "agent": agent.name,
+        "model": agent.model,
+        "envs": config["envs"],
         "tasks": len({(j.env, j.task_id) for j in jobs}),
         "k": cfg.k,
         "seed": cfg.seed,
         "max_steps": cfg.max_steps,
         "concurrency": cfg.concurrency,
         **cfg.meta,
-        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "config": config,
+        "started": before.get("started", now),
+        "invocations": list(before.get("invocations") or []),
     }
+    invocation: dict[str, Any] = {"started": now, "planned": len(todo), "already_scored": len(jobs) - len(todo)}
+    info["invocations"].append(invocation)
     info_path.write_text(json.dumps(info, indent=2) + "\n")
 
     queue: asyncio.Queue[Job] = asyncio.Queue()
@@ -173,8 +233,16 @@ async def run_eval(
         queue.put_nowait(j)
     records: list[EvalRecord] = []
     fatal: list[str] = []
+    reached = [False]  # has any request to the model succeeded?
     started = time.perf_counter()
     with results.open("a", encoding="utf-8") as sink:
+        workers: list[asyncio.Task[None]] = []
+
+        def stop(problem: str) -> None:  # the episodes in flight are dropped: a rerun retries them
+            fatal.append(problem)
+            for w in workers:
+                if w is not asyncio.current_task():
+                    w.cancel()
 
         async def worker() -> None:
             while not fatal:
@@ -184,26 +252,35 @@ async def run_eval(
                     return
                 rec, problem = await run_episode(agent, job, cfg, run_id, reg)
                 if problem is not None:
-                    fatal.append(problem)
-                    return
+                    return stop(problem)
+                reached[0] = reached[0] or rec.usage.requests > 0
                 records.append(rec)
                 sink.write(rec.model_dump_json() + "\n")
                 sink.flush()
                 if on_record is not None:
                     on_record(rec)
+                if rec.error is not None and rec.error.kind == "llm_connection" and not reached[0]:
+                    return stop(f"cannot reach the model: {rec.error.message}")
 
         try:
-            await asyncio.gather(*(worker() for _ in range(max(1, min(cfg.concurrency, len(todo))))))
+            workers += [asyncio.create_task(worker()) for _ in range(max(1, min(cfg.concurrency, len(todo))))]
+            for outcome in await asyncio.gather(*workers, return_exceptions=True):
+                if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
+                    raise outcome
         finally:
+            for w in workers:
+                w.cancel()
             await agent.aclose()
     seconds = time.perf_counter() - started
-    info.update(
+    invocation.update(
         finished=datetime.now(UTC).isoformat(timespec="seconds"),
         episodes=len(records),
         seconds=round(seconds, 3),
         episodes_per_s=round(len(records) / seconds, 2) if seconds > 0 else None,
         fatal=fatal[0] if fatal else None,
+        notes=list(getattr(agent, "notes", None) or []),
     )
+    info.update({k: v for k, v in invocation.items() if k not in ("started", "planned", "already_scored")})
     info_path.write_text(json.dumps(info, indent=2) + "\n")
     return EvalResult(out, records, len(jobs) - len(todo), seconds, fatal[0] if fatal else None)
 

@@ -237,13 +237,12 @@ def _run_generate(
 ) -> int:
     import asyncio
 
-    from rich.console import Console
-
+    from awm.console import make_console
     from awm.gen.pipeline import GenConfig, Generator
     from awm.gen.stages import Limits
     from awm.gen.workspace import Workspace, WorkspaceError
 
-    console = Console()
+    console = make_console()
     workspace = Workspace(root)
     cache = None if no_cache else (cache_dir or workspace.cache)
     config = GenConfig(
@@ -272,9 +271,14 @@ def _run_generate(
         console.print(f"[red]{e}[/red]")
         return 2
     report.print(console)
+    if not report.did_anything:
+        console.print(
+            f"nothing to generate: every scenario was done in an earlier run in {root} "
+            "(--retry-rejected runs the rejected ones again); the report is unchanged",
+            highlight=False,
+        )
     console.print(f"report: {workspace.report_file}", highlight=False)
-    ran = [j for j in report.jobs if j.status not in ("skipped", "duplicate")]
-    if any(j.status == "error" for j in ran) or (ran and not report.written):
+    if any(j.status == "error" for j in report.jobs) or not report.written:
         return 1
     return 0
 

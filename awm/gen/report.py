@@ -1,10 +1,16 @@
-"""Progress bars while generating, and the run report afterwards (a rich table + ``report.json``)."""
+"""Progress bars while generating, and the run report afterwards (a rich table + ``report.json``).
+
+``report.json`` is cumulative: each run merges its jobs into it (a job skipped as already done keeps its
+earlier record), and a run that did anything also leaves its own report in ``reports/NNNN.json`` next to it.
+A rerun with nothing to do leaves both untouched.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -79,6 +85,16 @@ class JobResult:
         d["cost_usd"] = round(self.cost, 6)
         return d
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> JobResult:
+        known = {f.name for f in fields(cls)} - {"stages"}
+        stage_fields = {f.name for f in fields(StageRecord)}
+        stages = {
+            name: StageRecord(**{k: v for k, v in rec.items() if k in stage_fields})
+            for name, rec in (d.get("stages") or {}).items()
+        }
+        return cls(**{k: v for k, v in d.items() if k in known}, stages=stages)
+
 
 @dataclass
 class RunReport:
@@ -105,12 +121,41 @@ class RunReport:
             "jobs": [j.to_dict() for j in self.jobs],
         }
 
-    def write(self, path: Any) -> None:
-        from pathlib import Path
+    @property
+    def did_anything(self) -> bool:
+        """Whether any job ran or was planned anew (not every one skipped as done in an earlier run)."""
+        return any(j.status != "skipped" for j in self.jobs)
 
+    def write(self, path: Any) -> Path | None:
+        """Merge this run into the cumulative report at ``path`` and keep this run's own report next to it
+        (``reports/NNNN.json``); returns that file, or None when the run did nothing (both stay as they were)."""
         p = Path(path)
+        previous: dict[str, Any] = {}
+        if p.is_file():
+            try:
+                previous = json.loads(p.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                previous = {}
+        if previous and not self.did_anything:
+            return None
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps(self.to_dict(), indent=2, default=str) + "\n", encoding="utf-8")
+        history = p.parent / "reports"
+        history.mkdir(exist_ok=True)
+        own = history / f"{len(list(history.glob('*.json'))) + 1:04d}.json"
+        _write_json(own, self.to_dict())
+        merged: dict[str, JobResult] = {}
+        for d in previous.get("jobs") or []:
+            if isinstance(d, dict) and isinstance(d.get("key"), str):
+                merged[d["key"]] = JobResult.from_dict(d)
+        for job in self.jobs:
+            if job.status != "skipped" or job.key not in merged:
+                merged[job.key] = job
+        runs = list(previous.get("runs") or [])
+        runs.append({"started": self.started, "seconds": round(self.seconds, 2), "report": own.name})
+        seconds = float(previous.get("seconds") or 0.0) + self.seconds
+        total = RunReport(self.model, self.stages, list(merged.values()), seconds, previous.get("started", ""))
+        _write_json(p, {**total.to_dict(), "started": total.started or self.started, "runs": runs})
+        return own
 
     def _stage_totals(self) -> dict[str, StageTotals]:
         out = {name: StageTotals() for name in self.stages}
@@ -197,6 +242,12 @@ class RunReport:
                 console.print(f"[green]✓[/green] {job.scenario} -> {job.env}{dropped}", highlight=False)
             elif job.status in ("duplicate", "skipped"):
                 console.print(f"[yellow]·[/yellow] {job.scenario}: {job.status} {job.note}", highlight=False)
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    tmp.replace(path)
 
 
 @dataclass

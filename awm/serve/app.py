@@ -1,127 +1,343 @@
 """``awm serve``: every environment over plain HTTP (OpenAPI) and MCP (streamable HTTP), with many
-isolated episodes in one process."""
+isolated episodes in one process, split into two planes that share the episodes.
+
+**Agent plane** (``--host``/``--port``, default 127.0.0.1:8000; optional bearer ``--token-env``): what an
+agent may use, and nothing of the judge.
+
+- ``/envs/<env>/mcp`` (MCP), ``POST /episodes/{id}/call``, the typed
+  ``POST /envs/<env>/episodes/{id}/tools/<tool>``, ``POST /episodes/{id}/submit`` and
+  ``GET /episodes/{id}`` (instruction, tools, ``submit_answer`` schema, steps, done).
+- Results are observations (``{"ok", "result" | "error"}``, ``{"ok": true, "submitted": true}``): no
+  reward channels, no checks, no diff of the task, no verdict (``--expose-rewards`` shows rewards over MCP,
+  for debugging only).
+- No route creates, lists, snapshots, restores, forks or deletes episodes, or lists tasks: those
+  paths answer 404 ``not_found`` (or 405). An agent cannot revive a submitted episode.
+- An episode id is a server-generated, unguessable token (``ep-`` + 128 random bits) and is the agent's
+  credential for that one episode. Clients never choose ids, so ids cannot be guessed or taken over.
+- By default an agent acts only in episodes the trainer created. With ``--session-episodes`` (for MCP
+  Inspector and other clients that cannot send a header, in local use) a legacy MCP session that names
+  no episode gets one of its own (any task: ``X-AWM-Task`` / ``X-AWM-Seed``); it counts against
+  ``--max-episodes``, expires with ``--idle-ttl`` and is freed when the session closes (HTTP DELETE).
+
+**Control plane** (``--control-host``/``--control-port``, default 127.0.0.1 and the agent port + 1;
+optional bearer ``--control-token-env``, required when the control host is not loopback): the
+trainer's API, a superset of the agent plane's episode routes.
+
+- ``GET /envs``, ``GET /envs/{env}`` (every task and its instruction), ``POST /episodes`` (create),
+  ``GET /episodes/{id}`` (checks, progress, diff; the final verdict once done), ``/call`` and ``/submit``
+  with reward channels, ``/step`` (Gymnasium, used by ``awm.remote``), ``/snapshot``, ``/restore``,
+  ``/fork``, ``DELETE``.
+
+Each plane has its own OpenAPI document (``/openapi.json``, ``/docs``), with every response's schema
+and every error status. Infrastructure errors are ``{"error": {"code", "message"}}`` everywhere (see
+``awm.serve.guard`` for the limits on heads, bodies, nesting and time).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import BaseModel, ConfigDict, Field
-from starlette.types import ASGIApp, Receive, Scope, Send
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from awm.actions import agent_tools, apply_action, generic_submit_spec, observation_text, step_info
+from awm.bundle import ToolSpec
+from awm.episode import Episode, StepResult
 from awm.errors import EpisodeClosedError
 from awm.registry import Registry, default_registry
-from awm.rewards import PRESETS
+from awm.serve import models as m
 from awm.serve.config import ServeConfig
+from awm.serve.guard import GuardMiddleware
 from awm.serve.mcp_server import build_mcp_server
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
 from awm.submit import MAX_EXPLANATION, SUBMIT, submit_spec
 
 
-class CreateEpisode(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    env: str
-    task_id: str | None = Field(None, description="default: chosen from the seed")
-    seed: int = 0
-    reward: str | None = Field(None, description=f"reward preset: one of {sorted(PRESETS)}")
-
-
-class CallBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    tool: str
-    arguments: dict[str, Any] | str | None = None
-
-
-class StepBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    action: dict[str, Any] | str = Field(
-        description='our JSON action: {"tool", "arguments"} or {"answer": <value>, "explanation": "..."}'
-    )
-
-
-class SubmitBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    answer: Any = Field(
-        None,
-        description="the final answer: a value of the task's answer type (the episode's submit.parameters); "
-        "null for tasks that only change data",
-    )
-    explanation: str | None = Field(None, description="optional prose for people; never graded")
-
-
-class RestoreBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    snapshot_id: str
-
-
-class FastJSON(Response):
+class FastJSON(JSONResponse):
     """Serialises with the stdlib encoder straight to bytes (FastAPI's encoder walks every value)."""
-
-    media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
         return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode()
 
 
-def _error(code: str, status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(code: str, status: int, message: str, headers: dict[str, str] | None = None) -> FastJSON:
+    return FastJSON({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
-class GuardMiddleware:
-    """Bearer token (if configured) and a request-size limit, for HTTP and MCP alike."""
-
-    def __init__(self, app: ASGIApp, max_body: int, token: str | None):
-        self.app, self.max_body, self.token = app, max_body, token
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope["headers"])
-        if self.token and scope["path"] != "/health":
-            got = headers.get(b"authorization", b"").decode("latin-1")
-            if not hmac.compare_digest(got, f"Bearer {self.token}"):
-                await _error("unauthorized", 401, "missing or wrong bearer token")(scope, receive, send)
-                return
-        length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            msg = f"request body larger than {self.max_body} bytes"
-            await _error("body_too_large", 413, msg)(scope, receive, send)
-            return
-        seen = 0
-
-        async def limited() -> Any:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise ApiError("body_too_large", 413, f"request body larger than {self.max_body} bytes")
-            return message
-
-        await self.app(scope, limited, send)
+_WHY = {
+    400: "bad request: the body is not JSON (or not UTF-8), or nests too deeply",
+    401: "missing or wrong bearer token",
+    404: "unknown environment, task, episode or snapshot",
+    408: "the request body did not arrive in time",
+    409: "the episode has ended",
+    410: "the episode expired (idle) or was retired (a call that did not finish)",
+    413: "request body too large",
+    422: "the request does not match its schema",
+    503: "the server holds its maximum of live episodes",
+    504: "a tool call did not finish in time; its episode is retired",
+}
+_BODY = (400, 408, 413)  # any request with a body may meet these
 
 
-def create_app(config: ServeConfig | None = None, registry: Registry | None = None) -> FastAPI:
+def _responses(model: Any, *errors: int, status: int = 200, auth: bool = False) -> dict[Any, Any]:
+    codes = sorted({*errors, *_BODY, *((401,) if auth else ())})
+    out: dict[Any, Any] = {status: {"model": model}}
+    out.update({c: {"model": m.ErrorBody, "description": _WHY[c]} for c in codes})
+    return out
+
+
+_EPISODE = (404, 410)  # any route on an existing episode
+_CALL = (*_EPISODE, 409, 422, 504)  # any step on an episode
+
+
+@dataclass
+class Planes:
+    """The two ASGI apps of one server and the episodes they share."""
+
+    agent: FastAPI
+    control: FastAPI
+    store: EpisodeStore
+
+    def asgi(self, control_ports: set[int]) -> ASGIApp:
+        """One ASGI app for one uvicorn server listening on both planes' sockets: a request reaching a
+        port in ``control_ports`` goes to the control plane, any other to the agent plane."""
+        agent, control = self.agent, self.control
+
+        async def app(scope: Scope, receive: Receive, send: Send) -> None:
+            server = scope.get("server")
+            if scope["type"] != "lifespan" and server is not None and server[1] in control_ports:
+                await control(scope, receive, send)
+            else:
+                await agent(scope, receive, send)  # the agent plane owns the lifespan (MCP sessions, sweeper)
+
+        return app
+
+
+def create_planes(config: ServeConfig | None = None, registry: Registry | None = None) -> Planes:
     cfg = config or ServeConfig()
     reg = registry or (Registry(cfg.paths) if cfg.paths else default_registry())
     names = cfg.envs or reg.names()
     for n in names:
         reg.load(n)  # compile up front: a broken env fails at start, not on the first request
     store = EpisodeStore(reg, names, cfg.max_episodes, cfg.idle_ttl, cfg.call_timeout)
-    mcp_server = build_mcp_server(store, cfg.expose_rewards)
+    views = _Views(store)
+    agent = _agent_plane(cfg, store, views)
+    control = _control_plane(cfg, store, views)
+    return Planes(agent, control, store)
+
+
+# -- shared pieces -------------------------------------------------------------------------------
+class _Views:
+    """The JSON views of environments and episodes; tool listings are built once per (env, task)."""
+
+    def __init__(self, store: EpisodeStore):
+        self.store = store
+        self._listings: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+
+    def listing(self, env: str, ep: Episode) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """(submit_answer record, OpenAI tools) of an episode's task."""
+        key = (env, ep.task.id)
+        if key not in self._listings:
+            spec = submit_spec(ep.task.task)
+            self._listings[key] = (spec.model_dump(exclude={"write"}), agent_tools(ep.world, ep.task.task))
+        return self._listings[key]
+
+    def episode(self, slot: Slot) -> dict[str, Any]:
+        ep = slot.episode
+        world = ep.world
+        task = ep.task.task
+        submit_record, tools = self.listing(slot.env, ep)
+        return {
+            "episode_id": slot.id,
+            "env": slot.env,
+            "env_id": f"awm/{world.id}-v{world.version}",
+            "task": {"id": ep.task.id, "kind": str(task.kind), "instruction": task.instruction, **_answer_of(task)},
+            "seed": ep.seed,
+            "steps": ep.steps,
+            "done": ep.done,
+            "submit": submit_record,
+            "tools": tools,
+        }
+
+    def agent_episode(self, slot: Slot) -> dict[str, Any]:
+        ep = slot.episode
+        submit_record, tools = self.listing(slot.env, ep)
+        return {
+            "episode_id": slot.id,
+            "env": slot.env,
+            "instruction": ep.task.task.instruction,
+            "steps": ep.steps,
+            "done": ep.done,
+            "submit": submit_record,
+            "tools": tools,
+        }
+
+
+def _answer_of(task: Any) -> dict[str, Any]:
+    """The task's answer schema for listings (what to submit, never the value)."""
+    schema = task.answer
+    return {"answer": schema.model_dump(mode="json", exclude_none=True) if schema is not None else None}
+
+
+def _allowed(app: FastAPI, scope: Scope) -> list[str]:
+    """Every method some route accepts on this path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches(scope)
+        if match != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods | {"OPTIONS"}) if methods else []
+
+
+def _base_app(title: str, description: str, cfg: ServeConfig, token: str | None, store: EpisodeStore) -> FastAPI:
+    app = FastAPI(
+        default_response_class=FastJSON,
+        title=title,
+        version="0.1.0",
+        description=description,
+    )
+    app.add_middleware(
+        GuardMiddleware,
+        token=token,
+        max_body=cfg.max_body_bytes,
+        max_depth=cfg.max_json_depth,
+        body_timeout=cfg.body_timeout,
+    )
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, e: ApiError) -> Response:
+        return _error(e.code, e.status, e.message)
+
+    @app.exception_handler(EpisodeClosedError)
+    async def closed(_: Request, e: EpisodeClosedError) -> Response:
+        return _error("episode_ended", 409, str(e))
+
+    @app.exception_handler(RecursionError)
+    async def recursion(_: Request, e: RecursionError) -> Response:  # a last resort: the guard stops these first
+        return _error("nesting_too_deep", 400, "the request nests too deeply")
+
+    @app.exception_handler(Exception)
+    async def internal(_: Request, e: Exception) -> Response:  # a bug: logged by the server, same body shape
+        return _error("internal_error", 500, f"the server failed on this request ({type(e).__name__})")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> Response:
+        errs = e.errors()
+        if any(x.get("type") == "json_invalid" for x in errs):
+            return _error("invalid_json", 400, "the request body is not valid JSON")
+        msg = "; ".join(f"{'.'.join(str(p) for p in x['loc'][1:]) or 'body'}: {x['msg']}" for x in errs[:5])
+        return _error("invalid_request", 422, msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        if e.status_code == 404:
+            return _error("not_found", 404, f"no route {request.method} {request.url.path} here; see /docs")
+        if e.status_code == 405:
+            allow = ", ".join(_allowed(app, request.scope))
+            if request.method == "OPTIONS":
+                return Response(status_code=204, headers={"allow": allow})
+            return _error("method_not_allowed", 405, f"{request.url.path} accepts {allow}", {"allow": allow})
+        if e.status_code == 400:  # FastAPI could not read the body (not UTF-8, ...)
+            return _error("invalid_json", 400, "the request body is not valid JSON (UTF-8)")
+        return _error("http_error", e.status_code, str(e.detail))
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            if token:
+                doc.setdefault("components", {})["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+                doc["security"] = [{"bearer": []}]
+                doc["paths"]["/health"]["get"]["security"] = []
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+    @app.get("/health", tags=["server"], operation_id="health", response_model=m.Health, responses=_responses(m.Health))
+    async def health() -> Response:
+        return FastJSON({"ok": True, "envs": len(store.envs), "episodes": len(store.slots)})
+
+    return app
+
+
+def _slot(store: EpisodeStore, episode_id: str, env: str | None = None) -> Slot:
+    slot = store.get(episode_id)
+    if env is not None and slot.env != env:
+        raise ApiError("unknown_episode", 404, f"episode {episode_id!r} belongs to {slot.env!r}, not {env!r}")
+    return slot
+
+
+def _tool_routes(
+    app: FastAPI, store: EpisodeStore, auth: bool, model: type[BaseModel], render: Callable[[StepResult], Any]
+) -> None:
+    """One typed operation per tool (``POST /envs/<env>/episodes/{id}/tools/<tool>``) for OpenAPI clients.
+    The body is validated by the episode, so a bad one is a recorded step; its answer is then a 422."""
+    for env in store.envs:
+        world = store.registry.load(env)
+        specs = world.tool_specs()
+        if SUBMIT not in world.tools:
+            specs.append(generic_submit_spec())  # its real schema is per task: GET /episodes/{id} -> submit
+        for spec in specs:
+
+            def make(env: str, tool: str) -> Any:
+                async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Response:
+                    slot = _slot(store, episode_id, env)
+                    if tool == SUBMIT:
+                        action = {"tool": SUBMIT, "arguments": arguments}
+                        res = await slot.run(lambda ep: apply_action(ep, action))
+                    else:
+                        res = await slot.run(lambda ep: ep.call(tool, arguments))
+                    bad = res.error is not None and res.error.code in ("invalid_arguments", "malformed_action")
+                    return FastJSON(render(res), status_code=422 if bad else 200)
+
+                return run_tool
+
+            app.add_api_route(
+                f"/envs/{env}/episodes/{{episode_id}}/tools/{spec.name}",
+                make(env, spec.name),
+                methods=["POST"],
+                tags=[f"tools: {env}"],
+                summary=spec.description[:120],
+                operation_id=f"{env}__{spec.name}",
+                response_model=model,
+                responses=_responses(model, *_CALL, auth=auth),
+                openapi_extra={
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": _accepted(spec)}}}
+                },
+            )
+
+
+_ANY_BODY = Body(default_factory=dict)
+
+
+def _accepted(spec: ToolSpec) -> dict[str, Any]:
+    """The body a typed route accepts: the tool's schema (``submit_answer`` also takes a null explanation,
+    and cuts a long one to its first characters)."""
+    schema: dict[str, Any] = json.loads(json.dumps(spec.parameters))
+    if spec.name == SUBMIT and "explanation" in schema.get("properties", {}):
+        text = f"optional prose for people, never graded; cut to {MAX_EXPLANATION} characters"
+        schema["properties"]["explanation"] = {"type": ["string", "null"], "description": text}
+    return schema
+
+
+# -- the agent plane -----------------------------------------------------------------------------
+def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAPI:
+    mcp_server = build_mcp_server(store, cfg.expose_rewards, cfg.session_episodes)
     security = TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
+        enable_dns_rebinding_protection=cfg.loopback_only_hosts,
         allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost", "testserver"],
     )
     sessions = StreamableHTTPSessionManager(
@@ -147,71 +363,131 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
                 task.cancel()
                 store.close_all()
 
-    app = FastAPI(
-        default_response_class=FastJSON,
-        title="AWM Gym",
-        version="0.1.0",
-        lifespan=lifespan,
-        description="Database-backed tool environments. Agent-level errors (unknown tool, invalid "
-        "arguments, tool errors) are observations: HTTP 200 with ok=false. Infrastructure errors are "
-        'HTTP errors with a stable {"error": {"code", "message"}} body.',
+    auth = cfg.token is not None
+    app = _base_app(
+        "AWM Gym: agent plane",
+        "What an agent may use: its episode's tools (here, typed, and over MCP at /envs/<env>/mcp) and "
+        "submit_answer. Results are observations: agent-level errors (unknown tool, invalid arguments, "
+        'tool errors) are {"ok": false, "error"}; no reward channels, checks or verdicts. Infrastructure '
+        'errors are HTTP errors with a stable {"error": {"code", "message"}} body.',
+        cfg,
+        cfg.token,
+        store,
+    )
+    app.router.lifespan_context = lifespan
+    app.state.store = store
+    app.state.config = cfg
+    app.state.sessions = sessions
+
+    @app.get(
+        "/episodes/{episode_id}",
+        tags=["episode"],
+        operation_id="get_episode",
+        response_model=m.AgentEpisode,
+        responses=_responses(m.AgentEpisode, *_EPISODE, 422, auth=auth),
+    )
+    async def get_episode(episode_id: str) -> Response:
+        """The instruction, the tools and the ``submit_answer`` schema of this episode."""
+        return FastJSON(views.agent_episode(_slot(store, episode_id)))
+
+    @app.post(
+        "/episodes/{episode_id}/call",
+        tags=["episode"],
+        operation_id="call",
+        response_model=m.Observation,
+        responses=_responses(m.Observation, *_CALL, auth=auth),
+    )
+    async def call(episode_id: str, body: m.CallBody) -> Response:
+        """One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode."""
+        slot = _slot(store, episode_id)
+        return FastJSON((await slot.run(lambda ep: _call(ep, body))).observation())
+
+    @app.post(
+        "/episodes/{episode_id}/submit",
+        tags=["episode"],
+        operation_id="submit",
+        response_model=m.Observation,
+        responses=_responses(m.Observation, *_CALL, auth=auth),
+    )
+    async def submit(episode_id: str, body: m.SubmitBody) -> Response:
+        """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``)."""
+        slot = _slot(store, episode_id)
+        return FastJSON((await slot.run(lambda ep: _submit(ep, body))).observation())
+
+    _tool_routes(app, store, auth, m.Observation, StepResult.observation)
+
+    mcp_endpoint = _McpEndpoint(StreamableHTTPASGIApp(sessions), store)
+    app.router.add_route(
+        "/envs/{env}/mcp",
+        mcp_endpoint,  # type: ignore[arg-type]  # an ASGI app, which Starlette accepts as an endpoint
+        methods=["GET", "POST", "DELETE"],
+        include_in_schema=False,
+    )
+    return app
+
+
+class _McpEndpoint:
+    """MCP over streamable HTTP; closing a legacy session (HTTP DELETE) frees the episode it made."""
+
+    def __init__(self, mcp: ASGIApp, store: EpisodeStore):
+        self.mcp, self.store = mcp, store
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "DELETE":
+            await self.mcp(scope, receive, send)
+            return
+        session = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-session-id"), None)
+        status = 0
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        await self.mcp(scope, receive, watch)
+        if session is not None and 200 <= status < 300:
+            await self.store.close_session(session)
+
+
+def _call(ep: Episode, body: m.CallBody) -> StepResult:
+    if body.tool == SUBMIT:
+        return apply_action(ep, {"tool": SUBMIT, "arguments": body.arguments})
+    return ep.call(body.tool, body.arguments)
+
+
+def _submit(ep: Episode, body: m.SubmitBody) -> StepResult:
+    explanation = body.explanation[:MAX_EXPLANATION] if body.explanation is not None else None
+    return ep.submit(body.answer, explanation)
+
+
+# -- the control plane ---------------------------------------------------------------------------
+def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAPI:
+    auth = cfg.control_token is not None
+    app = _base_app(
+        "AWM Gym: control plane",
+        "The trainer's API: environments and their tasks, episode creation, state, reward channels, "
+        "verdicts, snapshots, forks. Never give this address or its token to an agent: the agent plane "
+        'is the agent\'s. Infrastructure errors are HTTP errors with a stable {"error": {"code", "message"}} '
+        "body; agent-level errors are steps with ok=false.",
+        cfg,
+        cfg.control_token,
+        store,
     )
     app.state.store = store
     app.state.config = cfg
-    app.add_middleware(GuardMiddleware, max_body=cfg.max_body_bytes, token=cfg.token)
 
-    @app.exception_handler(ApiError)
-    async def api_error(_: Request, e: ApiError) -> JSONResponse:
-        return _error(e.code, e.status, e.message)
-
-    @app.exception_handler(EpisodeClosedError)
-    async def closed(_: Request, e: EpisodeClosedError) -> JSONResponse:
-        return _error("episode_ended", 409, str(e))
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
-        errs = e.errors()
-        if any(x.get("type") == "json_invalid" for x in errs):
-            return _error("invalid_json", 400, "the request body is not valid JSON")
-        msg = "; ".join(f"{'.'.join(str(p) for p in x['loc'][1:]) or 'body'}: {x['msg']}" for x in errs[:5])
-        return _error("invalid_request", 422, msg)
-
-    listings: dict[tuple[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
-
-    def listing(env: str, ep: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """(submit_answer record, OpenAI tools) of an episode's task, built once per (env, task)."""
-        key = (env, ep.task.id)
-        if key not in listings:
-            spec = submit_spec(ep.task.task)
-            listings[key] = (spec.model_dump(exclude={"write"}), agent_tools(ep.world, ep.task.task))
-        return listings[key]
-
-    def episode_view(slot: Slot) -> dict[str, Any]:
-        ep = slot.episode
-        world = ep.world
-        task = ep.task.task
-        submit_record, tools = listing(slot.env, ep)
-        return {
-            "episode_id": slot.id,
-            "env": slot.env,
-            "env_id": f"awm/{world.id}-v{world.version}",
-            "task": {"id": ep.task.id, "kind": str(task.kind), "instruction": task.instruction, **_answer_of(task)},
-            "seed": ep.seed,
-            "steps": ep.steps,
-            "done": ep.done,
-            "submit": submit_record,
-            "tools": tools,
-        }
-
-    @app.get("/health", tags=["server"])
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "envs": len(names), "episodes": len(store.slots)}
-
-    @app.get("/envs", tags=["environments"])
-    async def list_envs() -> list[dict[str, Any]]:
+    @app.get(
+        "/envs",
+        tags=["environments"],
+        operation_id="list_envs",
+        response_model=list[m.EnvSummary],
+        responses=_responses(list[m.EnvSummary], auth=auth),
+    )
+    async def list_envs() -> Response:
         out = []
-        for n in names:
-            w = reg.load(n)
+        for n in store.envs:
+            w = store.registry.load(n)
             out.append(
                 {
                     "env": n,
@@ -222,30 +498,55 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
                     "mcp": f"/envs/{n}/mcp",
                 }
             )
-        return out
+        return FastJSON(out)
 
-    @app.get("/envs/{env}", tags=["environments"])
-    async def get_env(env: str) -> dict[str, Any]:
+    @app.get(
+        "/envs/{env}",
+        tags=["environments"],
+        operation_id="get_env",
+        response_model=m.EnvDetail,
+        responses=_responses(m.EnvDetail, 404, 422, auth=auth),
+    )
+    async def get_env(env: str) -> Response:
+        """The manifest, the tools and every task with its instruction and answer schema."""
         w = store.world(env)
-        return {
-            "env": env,
-            "manifest": w.manifest.model_dump(mode="json"),
-            "tools": [s.model_dump() for s in w.tool_specs()],
-            "tasks": [
-                {"id": t.id, "kind": str(t.task.kind), "instruction": t.task.instruction, **_answer_of(t.task)}
-                for t in w.tasks.values()
-            ],
-        }
+        return FastJSON(
+            {
+                "env": env,
+                "manifest": w.manifest.model_dump(mode="json"),
+                "tools": [s.model_dump() for s in w.tool_specs()],
+                "tasks": [
+                    {"id": t.id, "kind": str(t.task.kind), "instruction": t.task.instruction, **_answer_of(t.task)}
+                    for t in w.tasks.values()
+                ],
+            }
+        )
 
-    @app.post("/episodes", tags=["episodes"], status_code=201)
-    async def create_episode(body: CreateEpisode) -> dict[str, Any]:
-        return episode_view(store.create(body.env, body.task_id, body.seed, body.reward))
+    @app.post(
+        "/episodes",
+        tags=["episodes"],
+        status_code=201,
+        operation_id="create_episode",
+        response_model=m.EpisodeView,
+        responses=_responses(m.EpisodeView, 404, 422, 503, status=201, auth=auth),
+    )
+    async def create_episode(body: m.CreateEpisode) -> Response:
+        """A new episode; its ``episode_id`` is also what its agent sends (``X-AWM-Episode`` over MCP, or the
+        path of the agent plane's routes)."""
+        return FastJSON(views.episode(store.create(body.env, body.task_id, body.seed, body.reward)), status_code=201)
 
-    @app.get("/episodes/{episode_id}", tags=["episodes"])
-    async def get_episode(episode_id: str) -> dict[str, Any]:
-        slot = store.get(episode_id)
+    @app.get(
+        "/episodes/{episode_id}",
+        tags=["episodes"],
+        operation_id="get_episode",
+        response_model=m.EpisodeView,
+        responses=_responses(m.EpisodeView, *_EPISODE, 422, 504, auth=auth),
+    )
+    async def get_episode(episode_id: str) -> Response:
+        """The episode with its state (checks, progress, diff) while it runs, and its verdict once it ended."""
+        slot = _slot(store, episode_id)
 
-        def summary(ep: Any) -> dict[str, Any]:
+        def summary(ep: Episode) -> dict[str, Any]:
             ev = ep.evaluate()
             return {
                 "checks": ev.checks,
@@ -254,28 +555,41 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
                 "diff": ep.diff_from_initial().to_dict(),
             }
 
-        view = episode_view(slot)
+        view = views.episode(slot)
         view.pop("tools")
         if not slot.episode.done:
             view["state"] = await slot.run(summary)
-        return view
+        elif slot.final is not None:
+            view["result"] = slot.final.to_dict()
+        return FastJSON(view)
 
-    @app.post("/episodes/{episode_id}/call", tags=["episodes"])
-    async def call(episode_id: str, body: CallBody) -> FastJSON:
-        """One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode."""
-        if body.tool == SUBMIT:
-            action = {"tool": SUBMIT, "arguments": body.arguments}
-            res = await store.get(episode_id).run(lambda ep: apply_action(ep, action))
-        else:
-            res = await store.get(episode_id).run(lambda ep: ep.call(body.tool, body.arguments))
-        return FastJSON(res.to_dict())
+    @app.post(
+        "/episodes/{episode_id}/call",
+        tags=["episodes"],
+        operation_id="call",
+        response_model=m.StepOut,
+        responses=_responses(m.StepOut, *_CALL, auth=auth),
+    )
+    async def call(episode_id: str, body: m.CallBody) -> Response:
+        """One tool call with its reward channels; ``submit_answer`` ends the episode."""
+        slot = _slot(store, episode_id)
+        return FastJSON((await slot.run(lambda ep: _call(ep, body))).to_dict())
 
-    @app.post("/episodes/{episode_id}/step", tags=["episodes"])
-    async def step(episode_id: str, body: StepBody) -> FastJSON:
+    @app.post(
+        "/episodes/{episode_id}/step",
+        tags=["episodes"],
+        operation_id="step",
+        response_model=m.GymStep,
+        responses=_responses(m.GymStep, *_CALL, auth=auth),
+    )
+    async def step(episode_id: str, body: m.StepBody) -> Response:
         """Gymnasium-style step on our JSON action; used by ``awm.remote``."""
+        slot = _slot(store, episode_id)
 
-        def run(ep: Any) -> dict[str, Any]:
+        def run(ep: Episode) -> dict[str, Any]:
             res = apply_action(ep, body.action)
+            if res.done:
+                slot.final = res
             return {
                 "observation": observation_text(res),
                 "reward": res.reward,
@@ -284,99 +598,77 @@ def create_app(config: ServeConfig | None = None, registry: Registry | None = No
                 "info": step_info(ep, res),
             }
 
-        return FastJSON(await store.get(episode_id).run(run))
+        return FastJSON(await slot.run(run))
 
-    @app.post("/episodes/{episode_id}/submit", tags=["episodes"])
-    async def submit(episode_id: str, body: SubmitBody) -> FastJSON:
-        """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``)."""
-        explanation = body.explanation[:MAX_EXPLANATION] if body.explanation is not None else None
-        res = await store.get(episode_id).run(lambda ep: ep.submit(body.answer, explanation))
-        return FastJSON(res.to_dict())
+    @app.post(
+        "/episodes/{episode_id}/submit",
+        tags=["episodes"],
+        operation_id="submit",
+        response_model=m.StepOut,
+        responses=_responses(m.StepOut, *_CALL, auth=auth),
+    )
+    async def submit(episode_id: str, body: m.SubmitBody) -> Response:
+        """End the episode with a typed answer; the answer carries the verdict."""
+        slot = _slot(store, episode_id)
+        return FastJSON((await slot.run(lambda ep: _submit(ep, body))).to_dict())
 
-    @app.post("/episodes/{episode_id}/snapshot", tags=["episodes"])
-    async def snapshot(episode_id: str) -> dict[str, str]:
-        slot = store.get(episode_id)
+    @app.post(
+        "/episodes/{episode_id}/snapshot",
+        tags=["episodes"],
+        operation_id="snapshot",
+        response_model=m.SnapshotOut,
+        responses=_responses(m.SnapshotOut, *_EPISODE, 422, 504, auth=auth),
+    )
+    async def snapshot(episode_id: str) -> Response:
+        slot = _slot(store, episode_id)
         snap = await slot.run(lambda ep: ep.snapshot())
         sid = f"snap-{len(slot.snapshots) + 1}"
         slot.snapshots[sid] = snap
-        return {"snapshot_id": sid}
+        return FastJSON({"snapshot_id": sid})
 
-    @app.post("/episodes/{episode_id}/restore", tags=["episodes"])
-    async def restore(episode_id: str, body: RestoreBody) -> dict[str, Any]:
-        slot = store.get(episode_id)
+    @app.post(
+        "/episodes/{episode_id}/restore",
+        tags=["episodes"],
+        operation_id="restore",
+        response_model=m.EpisodeView,
+        responses=_responses(m.EpisodeView, *_EPISODE, 422, 504, auth=auth),
+    )
+    async def restore(episode_id: str, body: m.RestoreBody) -> Response:
+        slot = _slot(store, episode_id)
         snap = slot.snapshots.get(body.snapshot_id)
         if snap is None:
             raise ApiError("unknown_snapshot", 404, f"episode {episode_id!r} has no snapshot {body.snapshot_id!r}")
         await slot.run(lambda ep: ep.restore(snap))
-        return episode_view(slot)
+        if not slot.episode.done:
+            slot.final = None
+        return FastJSON(views.episode(slot))
 
-    @app.post("/episodes/{episode_id}/fork", tags=["episodes"], status_code=201)
-    async def fork(episode_id: str) -> dict[str, Any]:
-        slot = store.get(episode_id)
+    @app.post(
+        "/episodes/{episode_id}/fork",
+        tags=["episodes"],
+        status_code=201,
+        operation_id="fork",
+        response_model=m.EpisodeView,
+        responses=_responses(m.EpisodeView, *_EPISODE, 422, 503, 504, status=201, auth=auth),
+    )
+    async def fork(episode_id: str) -> Response:
+        """A copy of the episode under a new id (for the trainer's search; give an agent only its own id)."""
+        slot = _slot(store, episode_id)
         child = await slot.run(lambda ep: ep.fork())
-        return episode_view(store.adopt(slot.env, child))
+        return FastJSON(views.episode(store.adopt(slot.env, child)), status_code=201)
 
-    @app.delete("/episodes/{episode_id}", tags=["episodes"])
-    async def delete(episode_id: str) -> dict[str, bool]:
-        slot = store.get(episode_id)
+    @app.delete(
+        "/episodes/{episode_id}",
+        tags=["episodes"],
+        operation_id="delete_episode",
+        response_model=m.Deleted,
+        responses=_responses(m.Deleted, *_EPISODE, 422, auth=auth),
+    )
+    async def delete(episode_id: str) -> Response:
+        slot = _slot(store, episode_id)
         async with slot.lock:
             store.delete(episode_id)
-        return {"deleted": True}
+        return FastJSON({"deleted": True})
 
-    for n in names:
-        _add_typed_tool_routes(app, store, n)
-
-    mcp_asgi = StreamableHTTPASGIApp(sessions)
-    app.router.add_route(
-        "/envs/{env}/mcp",
-        mcp_asgi,  # type: ignore[arg-type]  # an ASGI app, which Starlette accepts as an endpoint
-        methods=["GET", "POST", "DELETE"],
-        include_in_schema=False,
-    )
+    _tool_routes(app, store, auth, m.StepOut, StepResult.to_dict)
     return app
-
-
-_ANY_BODY = Body(default_factory=dict)
-
-
-def _answer_of(task: Any) -> dict[str, Any]:
-    """The task's answer schema for listings (what to submit, never the value)."""
-    schema = task.answer
-    return {"answer": schema.model_dump(mode="json", exclude_none=True) if schema is not None else None}
-
-
-def _add_typed_tool_routes(app: FastAPI, store: EpisodeStore, env: str) -> None:
-    """One typed operation per tool (``POST /envs/<env>/episodes/{id}/tools/<tool>``) for OpenAPI clients.
-    The body is read raw and validated by the episode, so bad arguments are recorded like any other call."""
-    world = store.registry.load(env)
-    specs = world.tool_specs()
-    if SUBMIT not in world.tools:
-        specs.append(generic_submit_spec())  # its real schema is per task: GET /episodes/{id} -> submit
-    for spec in specs:
-
-        def make(tool: str) -> Any:
-            async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Any:
-                slot = store.get(episode_id)
-                if slot.env != env:
-                    raise ApiError("invalid_request", 400, f"episode {episode_id!r} belongs to {slot.env!r}")
-                if tool == SUBMIT:
-                    action = {"tool": SUBMIT, "arguments": arguments}
-                    return FastJSON((await slot.run(lambda ep: apply_action(ep, action))).to_dict())
-                return FastJSON((await slot.run(lambda ep: ep.call(tool, arguments))).to_dict())
-
-            return run_tool
-
-        app.add_api_route(
-            f"/envs/{env}/episodes/{{episode_id}}/tools/{spec.name}",
-            make(spec.name),
-            methods=["POST"],
-            tags=[f"tools: {env}"],
-            summary=spec.description[:120],
-            operation_id=f"{env}__{spec.name}",
-            openapi_extra={
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": json.loads(json.dumps(spec.parameters))}},
-                }
-            },
-        )

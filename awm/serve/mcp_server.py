@@ -1,14 +1,17 @@
 """The MCP face of the server: one low-level MCP ``Server`` for every environment, reached at
-``/envs/<env>/mcp``. Tools come from the registry; a ``submit_answer`` tool ends the episode.
+``/envs/<env>/mcp`` on the agent plane. Tools come from the registry; a ``submit_answer`` tool ends
+the episode.
 
 Which episode a request acts on (mcp 2.x default clients are sessionless):
-1. the ``X-AWM-Episode`` header — an episode created over HTTP, or created here on first use
-   (``X-AWM-Task`` / ``X-AWM-Seed`` choose its task);
-2. else the legacy ``Mcp-Session-Id`` — each legacy session gets an episode of its own;
+1. the ``X-AWM-Episode`` header: an episode the trainer created (control plane ``POST /episodes``);
+   an id the server does not hold is refused (ids are server-generated, never chosen by clients);
+2. else a legacy ``Mcp-Session-Id``: the session's own episode, made on its first tool call
+   (``X-AWM-Task`` / ``X-AWM-Seed`` choose the task) when the server runs with ``session_episodes``
+   (off by default), freed when the session closes (HTTP DELETE) or after the idle TTL;
 3. else the call is refused with a message saying how to name an episode.
 ``tools/list`` gives ``submit_answer`` with the answer schema of the task the request names (the
-episode's, or the one ``X-AWM-Task`` / ``X-AWM-Seed`` would start); a request that names no episode
-gets a generic ``submit_answer`` whose answer may be of any type.
+episode's, or the one ``X-AWM-Task`` / ``X-AWM-Seed`` would start for a session); a request that names
+no episode gets a generic ``submit_answer`` whose answer may be of any type.
 Reward channels stay hidden from the agent unless the server runs with ``expose_rewards``.
 """
 
@@ -30,6 +33,11 @@ from awm.submit import SUBMIT, submit_spec
 from awm.world import World
 
 _PATH = re.compile(r"/envs/([^/]+)/mcp/?$")
+_NAME_IT = (
+    "name your episode: send an X-AWM-Episode header with the episode_id the trainer got from the "
+    "control plane (POST /episodes)"
+)
+_OR_SESSIONS = " (a server started with --session-episodes gives each legacy MCP session an episode of its own)"
 
 
 def _env_of(ctx: Any) -> str:
@@ -73,48 +81,50 @@ def tool_result(body: dict[str, Any], is_error: bool) -> types.CallToolResult:
     )
 
 
-def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False) -> Server[Any]:
+def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False, session_episodes: bool = False) -> Server[Any]:
+    def seed_of(headers: Any) -> int:
+        seed = headers.get("x-awm-seed", "0")
+        if not seed.lstrip("-").isdigit() or len(seed) > 20:
+            raise ApiError("invalid_request", 400, "X-AWM-Seed must be an integer")
+        return int(seed)
+
     async def resolve(ctx: Any, env: str) -> Slot:
+        store.world(env)  # an unknown environment says so first
         headers = ctx.request.headers
-        eid = headers.get("x-awm-episode")
-        if eid:
-            slot = store.slots.get(eid)
-            if slot is None:
-                seed = headers.get("x-awm-seed", "0")
-                if not seed.lstrip("-").isdigit():
-                    raise ApiError("invalid_request", 400, "X-AWM-Seed must be an integer")
-                slot = store.create(env, headers.get("x-awm-task") or None, int(seed), episode_id=eid)
+        if eid := headers.get("x-awm-episode"):
+            slot = store.get(eid)
         elif sid := headers.get("mcp-session-id"):
-            slot = store.slots.get(f"mcp-{sid}") or store.create(
-                env, headers.get("x-awm-task") or None, episode_id=f"mcp-{sid}"
-            )
+            own = store.sessions.get(sid)
+            if own is not None:
+                slot = store.get(own)
+            elif session_episodes:
+                slot = store.create(env, headers.get("x-awm-task") or None, seed_of(headers), session=sid)
+            else:
+                raise ApiError("episode_required", 400, _NAME_IT + _OR_SESSIONS)
         else:
             raise ApiError(
-                "episode_required",
-                400,
-                "name your episode: send an X-AWM-Episode header (create one "
-                "with POST /episodes, or pick any new id) or use a legacy MCP session",
+                "episode_required", 400, _NAME_IT + ("; or open a legacy MCP session" if session_episodes else "")
             )
         if slot.env != env:
             raise ApiError("invalid_request", 400, f"episode {slot.id!r} belongs to {slot.env!r}, not {env!r}")
         return slot
 
     def listed_task(ctx: Any, env: str) -> str | None:
-        """The task whose submit_answer a tools/list shows: the named episode's, or the task it would
-        start with (without creating it); None when the request names no episode."""
+        """The task whose submit_answer a tools/list shows: the named episode's, or the task a session's
+        episode would start with (without creating it); None when the request names no episode."""
         headers = ctx.request.headers
-        eid = headers.get("x-awm-episode")
-        if not eid and (sid := headers.get("mcp-session-id")):
-            eid = f"mcp-{sid}"
-        if not eid:
+        if eid := headers.get("x-awm-episode"):
+            slot = store.slots.get(eid)
+            return slot.episode.task.id if slot is not None and slot.env == env else None
+        sid = headers.get("mcp-session-id")
+        if not sid or not session_episodes:
             return None
-        slot = store.slots.get(eid)
+        slot = store.slots.get(store.sessions.get(sid, ""))
         if slot is not None:
             return slot.episode.task.id if slot.env == env else None
-        seed = headers.get("x-awm-seed", "0") if headers.get("x-awm-episode") else "0"
         try:
-            return store.world(env).task(headers.get("x-awm-task") or None, int(seed)).id
-        except (AwmError, ValueError):
+            return store.world(env).task(headers.get("x-awm-task") or None, seed_of(headers)).id
+        except AwmError:
             return None  # the call will say what is wrong
 
     # per (env, task): the SDK lists tools on every tools/call

@@ -1,5 +1,9 @@
 """Live episodes of a server: creation with a limit, lookup, idle expiry that never touches a busy
-episode, and per-episode serialisation of calls."""
+episode, and per-episode serialisation of calls.
+
+Episode ids are server-generated, unguessable tokens (128 random bits): an id is the agent's whole
+credential for its episode, so clients never choose one. An episode that a legacy MCP session made
+for itself is tied to that session and freed when the session closes."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from awm.episode import Episode, Snapshot
+from awm.episode import Episode, Snapshot, StepResult
 from awm.errors import AwmError
 from awm.registry import Registry
 from awm.world import World
@@ -38,6 +42,9 @@ class Slot:
 
     call_timeout: float = 30.0
     broken: bool = False
+    closed: bool = False  # deleted or expired while a call waited for the lock
+    session: str | None = None  # the legacy MCP session this episode belongs to, if it made it
+    final: StepResult | None = None  # the step that ended the episode: its verdict, for the control plane
 
     async def run(self, fn: Callable[[Episode], T]) -> T:
         """Run ``fn(episode)`` in a worker thread, one call at a time per episode.
@@ -45,6 +52,8 @@ class Slot:
         SQL inside a tool is stopped by the episode's own deterministic step limit; a tool stuck in
         Python past ``call_timeout`` cannot be stopped, so its episode is retired and the caller told."""
         async with self.lock:
+            if self.closed:
+                raise ApiError("unknown_episode", 404, f"episode {self.id!r} was deleted")
             if self.broken:
                 raise ApiError(
                     "episode_broken",
@@ -53,7 +62,7 @@ class Slot:
                 )
             self.last_used = time.monotonic()
             try:
-                return await asyncio.wait_for(asyncio.to_thread(fn, self.episode), self.call_timeout)
+                out = await asyncio.wait_for(asyncio.to_thread(fn, self.episode), self.call_timeout)
             except TimeoutError:
                 self.broken = True
                 raise ApiError(
@@ -63,6 +72,13 @@ class Slot:
                 ) from None
             finally:
                 self.last_used = time.monotonic()
+            if isinstance(out, StepResult) and out.done:
+                self.final = out
+            return out
+
+
+def new_episode_id() -> str:
+    return "ep-" + secrets.token_hex(16)
 
 
 class EpisodeStore:
@@ -75,6 +91,7 @@ class EpisodeStore:
         self.max_episodes = max_episodes
         self.idle_ttl = idle_ttl
         self.slots: dict[str, Slot] = {}
+        self.sessions: dict[str, str] = {}  # legacy MCP session id -> the episode it made
         self._expired: OrderedDict[str, None] = OrderedDict()
 
     def world(self, env: str) -> World:
@@ -87,9 +104,32 @@ class EpisodeStore:
         return self.registry.load(env)
 
     def create(
-        self, env: str, task_id: str | None = None, seed: int = 0, reward: Any = None, episode_id: str | None = None
+        self, env: str, task_id: str | None = None, seed: int = 0, reward: Any = None, session: str | None = None
     ) -> Slot:
         world = self.world(env)
+        self._make_room()
+        try:
+            episode = world.episode(task_id, seed=seed, reward=reward)
+        except AwmError as e:
+            raise ApiError("unknown_task", 404, str(e)) from e
+        except ValueError as e:
+            raise ApiError("invalid_request", 400, str(e)) from e
+        slot = self._add(env, episode)
+        if session is not None:
+            slot.session = session
+            self.sessions[session] = slot.id
+        return slot
+
+    def adopt(self, env: str, episode: Episode) -> Slot:
+        """Register an episode made elsewhere (a fork) under a new id."""
+        try:
+            self._make_room()
+        except ApiError:
+            episode.close()
+            raise
+        return self._add(env, episode)
+
+    def _make_room(self) -> None:
         if len(self.slots) >= self.max_episodes:
             self.sweep()
             if len(self.slots) >= self.max_episodes:
@@ -99,25 +139,9 @@ class EpisodeStore:
                     f"the server holds its maximum of {self.max_episodes} live "
                     "episodes; delete finished ones (DELETE /episodes/{id}) or retry later",
                 )
-        try:
-            episode = world.episode(task_id, seed=seed, reward=reward)
-        except AwmError as e:
-            raise ApiError("unknown_task", 404, str(e)) from e
-        except ValueError as e:
-            raise ApiError("invalid_request", 400, str(e)) from e
-        eid = episode_id or "ep-" + secrets.token_hex(8)
-        if eid in self.slots:
-            raise ApiError("invalid_request", 409, f"episode id {eid!r} is already in use")
-        slot = Slot(eid, env, episode, call_timeout=self.call_timeout)
-        self.slots[eid] = slot
-        self._expired.pop(eid, None)
-        return slot
 
-    def adopt(self, env: str, episode: Episode) -> Slot:
-        """Register an episode made elsewhere (a fork) under a new id."""
-        if len(self.slots) >= self.max_episodes:
-            raise ApiError("limit_reached", 503, f"the server holds its maximum of {self.max_episodes} episodes")
-        slot = Slot("ep-" + secrets.token_hex(8), env, episode, call_timeout=self.call_timeout)
+    def _add(self, env: str, episode: Episode) -> Slot:
+        slot = Slot(new_episode_id(), env, episode, call_timeout=self.call_timeout)
         self.slots[slot.id] = slot
         return slot
 
@@ -130,13 +154,30 @@ class EpisodeStore:
                     410,
                     f"episode {episode_id!r} expired after {self.idle_ttl:.0f} s idle; create a new one",
                 )
-            raise ApiError("unknown_episode", 404, f"unknown episode {episode_id!r}; create one with POST /episodes")
+            msg = f"unknown episode {episode_id!r}; the control plane creates them (POST /episodes)"
+            raise ApiError("unknown_episode", 404, msg)
         return slot
 
     def delete(self, episode_id: str) -> None:
         slot = self.get(episode_id)
         del self.slots[episode_id]
-        slot.episode.close()
+        slot.closed = True
+        if slot.session is not None:
+            self.sessions.pop(slot.session, None)
+        if not slot.broken:  # a retired episode's connection may still be in use by its stuck thread
+            slot.episode.close()
+
+    async def close_session(self, session: str) -> bool:
+        """Free the episode a legacy MCP session made for itself (the session was closed); a call in
+        progress on it finishes first."""
+        slot = self.slots.get(self.sessions.get(session, ""))
+        if slot is None:
+            self.sessions.pop(session, None)
+            return False
+        async with slot.lock:
+            if self.slots.get(slot.id) is slot:
+                self.delete(slot.id)
+        return True
 
     def sweep(self, now: float | None = None) -> int:
         """Drop episodes idle longer than the TTL; a busy one is never touched."""
@@ -144,15 +185,20 @@ class EpisodeStore:
         dead = [s for s in self.slots.values() if not s.lock.locked() and now - s.last_used > self.idle_ttl]
         for s in dead:
             del self.slots[s.id]
+            s.closed = True  # a session keeps its expired episode's id: its next call is told, not given a new one
             if not s.broken:  # a retired episode's connection may still be in use by its stuck thread
                 s.episode.close()
             self._expired[s.id] = None
             while len(self._expired) > 100_000:
                 self._expired.popitem(last=False)
+        while len(self.sessions) > max(100_000, len(self.slots)):  # sessions that expired without closing
+            del self.sessions[next(iter(self.sessions))]
         return len(dead)
 
     def close_all(self) -> None:
         for s in list(self.slots.values()):
+            s.closed = True
             if not s.broken:
                 s.episode.close()
         self.slots.clear()
+        self.sessions.clear()

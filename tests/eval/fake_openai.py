@@ -2,12 +2,15 @@
 
 Each request is answered by ``script(body) -> Reply``: a JSON body to return, an HTTP error, or a hang.
 The script sees the whole request (messages, tools), so it can play a task's gold solution, emit malformed
-tool calls or unknown tools, or fail on purpose.
+tool calls or unknown tools, or fail on purpose. ``usage.prompt_tokens`` left as None by ``completion()``
+is counted from the request (a token per 4 characters of the messages and tools; with
+``renders_tools=False`` the tools are not counted, like a server whose chat template drops them).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
@@ -36,7 +39,10 @@ class FakeServer:
 
 
 def completion(
-    content: str | None = None, tool_calls: list[dict[str, Any]] | None = None, finish: str | None = None
+    content: str | None = None,
+    tool_calls: list[dict[str, Any]] | None = None,
+    finish: str | None = None,
+    prompt_tokens: int | None = None,
 ) -> Reply:
     msg: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
@@ -49,7 +55,7 @@ def completion(
             "choices": [
                 {"index": 0, "message": msg, "finish_reason": finish or ("tool_calls" if tool_calls else "stop")}
             ],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 10},
         }
     )
 
@@ -58,8 +64,13 @@ def tool_call(name: str, arguments: str, call_id: str = "call_0") -> dict[str, A
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
+def count_prompt(body: dict[str, Any], renders_tools: bool = True) -> int:
+    text = json.dumps(body.get("messages")) + (json.dumps(body.get("tools") or []) if renders_tools else "")
+    return len(text) // 4
+
+
 @contextmanager
-def fake_openai(script: Callable[[dict[str, Any]], Reply]) -> Iterator[FakeServer]:
+def fake_openai(script: Callable[[dict[str, Any]], Reply], renders_tools: bool = True) -> Iterator[FakeServer]:
     app = FastAPI()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -76,7 +87,12 @@ def fake_openai(script: Callable[[dict[str, Any]], Reply]) -> Iterator[FakeServe
         if reply.status != 200:
             body = reply.body or {"error": {"message": "scripted failure", "code": reply.status}}
             return JSONResponse(body, reply.status)
-        return JSONResponse(reply.body)
+        out = dict(reply.body or {})
+        usage = out.get("usage")
+        if isinstance(usage, dict) and usage.get("prompt_tokens") is None:
+            prompt = count_prompt(body, renders_tools)
+            out["usage"] = {**usage, "prompt_tokens": prompt, "total_tokens": prompt + usage["completion_tokens"]}
+        return JSONResponse(out)
 
     uv = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="off", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)

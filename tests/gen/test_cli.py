@@ -99,10 +99,19 @@ def test_interrupted_run_then_resume_repeats_no_completed_request(fake_llm: Fake
     assert validate_env("vet_clinic", Registry([root], include_default=False)).ok
     assert "skipped" in result.output and "vet_clinic" in result.output
 
-    # a second resume is free: nothing left to do
+    # report.json is cumulative (both environments written), each run also has its own report
+    report_file = root / ".awm-gen" / "report.json"
+    before = report_file.read_text()
+    cumulative = json.loads(before)
+    assert {j["env"]: j["status"] for j in cumulative["jobs"]} == {"bike_share": "written", "vet_clinic": "written"}
+    assert [r["report"] for r in cumulative["runs"]] == ["0001.json", "0002.json"]
+    # a second resume is free, generates nothing, says so, exits non-zero and keeps the report
     fake_llm.reset_log()
     again = CliRunner().invoke(app, ["gen", "--resume", "--out", str(root), "--quiet"], env={"OPENAI_API_KEY": SECRET})
-    assert again.exit_code == 0 and fake_llm.counts() == {}
+    assert again.exit_code == 1 and fake_llm.counts() == {}
+    assert "nothing to generate" in " ".join(again.output.split())
+    assert report_file.read_text() == before
+    assert sorted(os.listdir(root / ".awm-gen" / "reports")) == ["0001.json", "0002.json"]
     # the key is never written anywhere
     for path in root.rglob("*"):
         if path.is_file():

@@ -1,8 +1,7 @@
-"""A real uvicorn server on a random loopback port, in a background thread."""
+"""A real uvicorn server (both planes) on random loopback ports, in a background thread."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -11,36 +10,39 @@ from dataclasses import dataclass
 import pytest
 import uvicorn
 
-from awm.serve.app import create_app
+from awm.serve.app import Planes
 from awm.serve.config import ServeConfig
+from awm.serve.run import prepare
 from tests.conftest import make_lab_root
 
 
 @dataclass
 class Live:
-    url: str
-    app: object
+    url: str  # the agent plane
+    control: str  # the control plane
+    planes: Planes
     server: uvicorn.Server
 
     @property
     def store(self):
-        return self.app.state.store
+        return self.planes.store
 
 
 def start_server(cfg: ServeConfig) -> tuple[Live, threading.Thread]:
-    app = create_app(cfg)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    bound = prepare(cfg, port=0, log_level="error")
+    thread = threading.Thread(target=bound.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
-    while not server.started:
+    while not bound.server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("server did not start")
         time.sleep(0.01)
-    return Live(f"http://127.0.0.1:{port}", app, server), thread
+    return Live(bound.agent_url, bound.control_url, bound.planes, bound.server), thread
+
+
+def stop_server(srv: Live, thread: threading.Thread) -> None:
+    srv.server.should_exit = True
+    thread.join(10)
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +52,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def live(lab: str) -> Iterator[Live]:
-    srv, thread = start_server(ServeConfig(paths=[lab], envs=["mini_shop"], max_body_bytes=200_000))
+    cfg = ServeConfig(paths=[lab], envs=["mini_shop"], max_body_bytes=200_000, session_episodes=True)
+    srv, thread = start_server(cfg)
     yield srv
-    srv.server.should_exit = True
-    thread.join(10)
+    stop_server(srv, thread)

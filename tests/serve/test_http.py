@@ -1,4 +1,5 @@
-"""The HTTP API on a live loopback server: OpenAPI, isolation under concurrency, lifecycle, bad input."""
+"""The HTTP API on a live loopback server: OpenAPI, isolation under concurrency, lifecycle, bad input.
+Episodes are created and judged on the control plane (``live.control``); agents act on ``live.url``."""
 
 from __future__ import annotations
 
@@ -13,20 +14,21 @@ from openapi_spec_validator import validate
 from awm.registry import Registry
 from awm.serve.config import ServeConfig
 from tests.conftest import FIXTURE_ROOT
-from tests.serve.conftest import start_server
+from tests.serve.conftest import start_server, stop_server
 
 ORDER = {"customer_id": 1, "product_id": 1, "quantity": 2}
 
 
 def new_episode(live, task="t02_buy_lamp", **kw):
-    r = httpx.post(f"{live.url}/episodes", json={"env": "mini_shop", "task_id": task, **kw})
+    r = httpx.post(f"{live.control}/episodes", json={"env": "mini_shop", "task_id": task, **kw})
     assert r.status_code == 201, r.text
     return r.json()
 
 
 def test_openapi_document_is_valid_and_lists_every_tool(live):
-    doc = httpx.get(f"{live.url}/openapi.json").json()
+    doc = httpx.get(f"{live.control}/openapi.json").json()
     validate(doc)
+    validate(httpx.get(f"{live.url}/openapi.json").json())
     world = Registry([FIXTURE_ROOT], include_default=False).load("mini_shop")
     ops = {op["operationId"]: op for path in doc["paths"].values() for op in path.values()}
     for name, td in world.tools.items():
@@ -43,21 +45,23 @@ def test_typed_tool_route_and_episode_lifecycle(live):
     ep = new_episode(live)
     eid = ep["episode_id"]
     assert ep["task"]["id"] == "t02_buy_lamp" and ep["tools"]
-    r = httpx.post(f"{live.url}/envs/mini_shop/episodes/{eid}/tools/place_order", json=ORDER).json()
+    r = httpx.post(f"{live.control}/envs/mini_shop/episodes/{eid}/tools/place_order", json=ORDER).json()
     assert r["ok"] and r["rewards"]["progress"] == 1.0 and r["diff"]
-    state = httpx.get(f"{live.url}/episodes/{eid}").json()
+    state = httpx.get(f"{live.control}/episodes/{eid}").json()
     assert state["state"]["checks"]["order_placed"] and len(state["state"]["diff"]) == 2
-    snap = httpx.post(f"{live.url}/episodes/{eid}/snapshot").json()["snapshot_id"]
-    fork = httpx.post(f"{live.url}/episodes/{eid}/fork").json()["episode_id"]
+    snap = httpx.post(f"{live.control}/episodes/{eid}/snapshot").json()["snapshot_id"]
+    fork = httpx.post(f"{live.control}/episodes/{eid}/fork").json()["episode_id"]
     assert httpx.post(
-        f"{live.url}/episodes/{eid}/call",
+        f"{live.control}/episodes/{eid}/call",
         json={"tool": "set_order_status", "arguments": {"order_id": 1, "status": "cancelled"}},
     ).json()["ok"]
-    assert httpx.post(f"{live.url}/episodes/{eid}/restore", json={"snapshot_id": snap}).status_code == 200
-    assert httpx.post(f"{live.url}/episodes/{eid}/submit", json={}).json()["rewards"]["outcome"] == 1.0
-    assert httpx.post(f"{live.url}/episodes/{fork}/submit", json={}).json()["rewards"]["outcome"] == 1.0
-    assert httpx.delete(f"{live.url}/episodes/{eid}").json() == {"deleted": True}
-    assert httpx.get(f"{live.url}/episodes/{eid}").json()["error"]["code"] == "unknown_episode"
+    assert httpx.post(f"{live.control}/episodes/{eid}/restore", json={"snapshot_id": snap}).status_code == 200
+    assert httpx.post(f"{live.control}/episodes/{eid}/submit", json={}).json()["rewards"]["outcome"] == 1.0
+    assert httpx.post(f"{live.control}/episodes/{fork}/submit", json={}).json()["rewards"]["outcome"] == 1.0
+    assert httpx.delete(f"{live.control}/episodes/{eid}").json() == {"deleted": True}
+    assert httpx.get(f"{live.control}/episodes/{eid}").json()["error"]["code"] == "unknown_episode"
+    final = httpx.get(f"{live.control}/episodes/{fork}").json()
+    assert final["done"] and final["result"]["rewards"]["outcome"] == 1.0 and "state" not in final
 
 
 @pytest.mark.parametrize(
@@ -73,7 +77,7 @@ def test_typed_tool_route_and_episode_lifecycle(live):
         ("POST", "/episodes", {"json": {"env": "mini_shp"}}, 404, "unknown_env"),
         ("POST", "/episodes", {"json": {"env": "mini_shop", "task_id": "nope"}}, 404, "unknown_task"),
         ("POST", "/episodes", {"json": {"env": "mini_shop", "seed": "x"}}, 422, "invalid_request"),
-        ("POST", "/episodes", {"json": {"env": "mini_shop", "reward": "bogus"}}, 400, "invalid_request"),
+        ("POST", "/episodes", {"json": {"env": "mini_shop", "reward": "bogus"}}, 422, "invalid_request"),
         ("POST", "/episodes/ep-nope/call", {"json": {"tool": "x"}}, 404, "unknown_episode"),
         (
             "POST",
@@ -85,9 +89,9 @@ def test_typed_tool_route_and_episode_lifecycle(live):
     ],
 )
 def test_infrastructure_errors_have_stable_codes(live, method, path, kwargs, status, code):
-    r = httpx.request(method, f"{live.url}{path}", **kwargs)
+    r = httpx.request(method, f"{live.control}{path}", **kwargs)
     assert r.status_code == status and r.json()["error"]["code"] == code, r.text
-    assert httpx.get(f"{live.url}/health").json()["ok"]
+    assert httpx.get(f"{live.control}/health").json()["ok"]
 
 
 @pytest.mark.parametrize(
@@ -103,9 +107,9 @@ def test_infrastructure_errors_have_stable_codes(live, method, path, kwargs, sta
 )
 def test_agent_errors_are_observations_and_isolated(live, body, code):
     bystander = new_episode(live)["episode_id"]
-    httpx.post(f"{live.url}/episodes/{bystander}/call", json={"tool": "place_order", "arguments": ORDER})
+    httpx.post(f"{live.control}/episodes/{bystander}/call", json={"tool": "place_order", "arguments": ORDER})
     eid = new_episode(live)["episode_id"]
-    r = httpx.post(f"{live.url}/episodes/{eid}/call", json=body, timeout=30)
+    r = httpx.post(f"{live.control}/episodes/{eid}/call", json=body, timeout=30)
     assert r.status_code == 200
     out = r.json()
     if code is None:
@@ -113,8 +117,8 @@ def test_agent_errors_are_observations_and_isolated(live, body, code):
     else:
         assert not out["ok"] and out["error"]["code"] == code
     assert out["diff"] == []
-    assert httpx.post(f"{live.url}/episodes/{eid}/submit", json={}).json()["rewards"]["outcome"] == 0.0
-    assert httpx.post(f"{live.url}/episodes/{bystander}/submit", json={}).json()["rewards"]["outcome"] == 1.0
+    assert httpx.post(f"{live.control}/episodes/{eid}/submit", json={}).json()["rewards"]["outcome"] == 0.0
+    assert httpx.post(f"{live.control}/episodes/{bystander}/submit", json={}).json()["rewards"]["outcome"] == 1.0
 
 
 def test_concurrent_episodes_have_no_cross_talk(live):
@@ -154,7 +158,7 @@ def test_concurrent_episodes_have_no_cross_talk(live):
         return eid, results
 
     async def main():
-        async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        async with httpx.AsyncClient(base_url=live.control, timeout=60) as client:
             return await asyncio.gather(*(drive(client, i) for i in range(50)))
 
     outcomes = asyncio.run(main())
@@ -165,7 +169,7 @@ def test_concurrent_episodes_have_no_cross_talk(live):
         assert live.store.slots[eid].episode.state_bytes() == local.state_bytes()
 
 
-def test_limits_expiry_and_token():
+def test_limits_expiry_and_tokens():
     srv, thread = start_server(
         ServeConfig(
             paths=[str(FIXTURE_ROOT)],
@@ -173,30 +177,35 @@ def test_limits_expiry_and_token():
             max_episodes=3,
             idle_ttl=0.3,
             sweep_interval=0.1,
-            token="s3cret",
+            token="agent-s3cret",
+            control_token="s3cret",
         )
     )
     auth = {"Authorization": "Bearer s3cret"}
+    agent = {"Authorization": "Bearer agent-s3cret"}
     try:
-        assert httpx.get(f"{srv.url}/envs").json()["error"]["code"] == "unauthorized"
-        assert httpx.get(f"{srv.url}/envs", headers={"Authorization": "Bearer nope"}).status_code == 401
+        assert httpx.get(f"{srv.control}/envs").json()["error"]["code"] == "unauthorized"
+        assert httpx.get(f"{srv.control}/envs", headers={"Authorization": "Bearer nope"}).status_code == 401
+        assert httpx.get(f"{srv.control}/envs", headers=agent).status_code == 401  # agent credentials
+        assert httpx.get(f"{srv.control}/health").status_code == 200
         ids = [
-            httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}, headers=auth).json()["episode_id"]
+            httpx.post(f"{srv.control}/episodes", json={"env": "mini_shop"}, headers=auth).json()["episode_id"]
             for _ in range(3)
         ]
-        full = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}, headers=auth)
+        assert httpx.get(f"{srv.url}/episodes/{ids[0]}", headers=auth).status_code == 401  # the trainer's token
+        assert httpx.get(f"{srv.url}/episodes/{ids[0]}", headers=agent).status_code == 200
+        full = httpx.post(f"{srv.control}/episodes", json={"env": "mini_shop"}, headers=auth)
         assert full.status_code == 503 and full.json()["error"]["code"] == "limit_reached"
         time.sleep(0.8)
         r = httpx.post(
             f"{srv.url}/episodes/{ids[0]}/call",
             json={"tool": "search_products", "arguments": {"query": "a"}},
-            headers=auth,
+            headers=agent,
         )
         assert r.status_code == 410 and r.json()["error"]["code"] == "expired_episode"
-        assert httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}, headers=auth).status_code == 201
+        assert httpx.post(f"{srv.control}/episodes", json={"env": "mini_shop"}, headers=auth).status_code == 201
     finally:
-        srv.server.should_exit = True
-        thread.join(10)
+        stop_server(srv, thread)
     assert not srv.store.slots  # graceful shutdown closed every episode
 
 
@@ -218,7 +227,7 @@ def test_remote_env_passes_the_gold_solution_test(live):
     import awm
 
     world = Registry([FIXTURE_ROOT], include_default=False).load("mini_shop")
-    env = awm.remote(live.url, "mini_shop")
+    env = awm.remote(live.control, "mini_shop")
     for task_id in world.task_ids:
         obs, info = env.reset(seed=0, options={"task_id": task_id})
         assert info["task_id"] == task_id and obs == world.tasks[task_id].task.instruction
@@ -249,7 +258,7 @@ def test_remote_matches_local_step_for_step(live):
         json.dumps({"tool": "place_order", "arguments": ORDER}),
         '{"answer": "done"}',
     ]
-    local, remote = gym.make("awm/mini_shop-v0", disable_env_checker=True), awm.remote(live.url, "mini_shop")
+    local, remote = gym.make("awm/mini_shop-v0", disable_env_checker=True), awm.remote(live.control, "mini_shop")
     assert local.reset(seed=5)[0] == remote.reset(seed=5)[0]
     for a in actions:
         lo, ro = local.step(a), remote.step(a)
@@ -260,8 +269,8 @@ def test_remote_matches_local_step_for_step(live):
 def test_a_stuck_call_retires_its_episode_only(lab):
     srv, thread = start_server(ServeConfig(paths=[lab], envs=["mini_shop"], call_timeout=0.3))
     try:
-        stuck = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
-        other = httpx.post(f"{srv.url}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
+        stuck = httpx.post(f"{srv.control}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
+        other = httpx.post(f"{srv.control}/episodes", json={"env": "mini_shop"}).json()["episode_id"]
         r = httpx.post(f"{srv.url}/episodes/{stuck}/call", json={"tool": "nap", "arguments": {"seconds": 1.0}})
         assert r.status_code == 504 and r.json()["error"]["code"] == "call_timeout"
         r = httpx.post(
@@ -273,8 +282,7 @@ def test_a_stuck_call_retires_its_episode_only(lab):
         )
         assert r.status_code == 200 and r.json()["ok"]
     finally:
-        srv.server.should_exit = True
-        thread.join(10)
+        stop_server(srv, thread)
 
 
 # -- typed final answers -------------------------------------------------------------------------
@@ -285,11 +293,11 @@ def test_episode_view_lists_the_tasks_submit_answer_schema(live):
     assert ep["submit"]["parameters"]["properties"]["answer"]["type"] == "number"
     tools = {t["function"]["name"]: t["function"] for t in ep["tools"]}
     assert tools["submit_answer"]["parameters"] == ep["submit"]["parameters"] and "place_order" in tools
-    view = httpx.get(f"{live.url}/episodes/{ep['episode_id']}").json()
+    view = httpx.get(f"{live.control}/episodes/{ep['episode_id']}").json()
     assert view["submit"] == ep["submit"] and "tools" not in view
     write = new_episode(live, "t02_buy_lamp")
     assert write["task"]["answer"] is None and write["submit"]["parameters"]["properties"]["answer"]["type"] == "null"
-    tasks = {t["id"]: t for t in httpx.get(f"{live.url}/envs/mini_shop").json()["tasks"]}
+    tasks = {t["id"]: t for t in httpx.get(f"{live.control}/envs/mini_shop").json()["tasks"]}
     assert tasks["t01_lamp_price"]["answer"]["type"] == "number" and tasks["t03_cancel_alan"]["answer"] is None
 
 
@@ -307,7 +315,7 @@ def test_episode_view_lists_the_tasks_submit_answer_schema(live):
 )
 def test_typed_submit_over_http(live, body, outcome):
     eid = new_episode(live, "t01_lamp_price")["episode_id"]
-    out = httpx.post(f"{live.url}/episodes/{eid}/submit", json=body).json()
+    out = httpx.post(f"{live.control}/episodes/{eid}/submit", json=body).json()
     assert out["done"] and out["rewards"]["outcome"] == outcome, out
     assert out["arguments"]["answer"] == body.get("answer")  # passed on as the typed value
     assert out["arguments"].get("explanation") == body.get("explanation")
@@ -315,15 +323,17 @@ def test_typed_submit_over_http(live, body, outcome):
 
 def test_submit_body_is_strict(live):
     eid = new_episode(live, "t01_lamp_price")["episode_id"]
-    r = httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": 4599, "confidence": 1})
+    r = httpx.post(f"{live.control}/episodes/{eid}/submit", json={"answer": 4599, "confidence": 1})
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
-    r = httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": 4599, "explanation": 5})
+    r = httpx.post(f"{live.control}/episodes/{eid}/submit", json={"answer": 4599, "explanation": 5})
     assert r.status_code == 422
-    assert httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": 4599}).json()["rewards"]["outcome"] == 1.0
+    assert (
+        httpx.post(f"{live.control}/episodes/{eid}/submit", json={"answer": 4599}).json()["rewards"]["outcome"] == 1.0
+    )
 
 
 def test_submit_answer_through_call_step_and_the_typed_route(live):
-    url = live.url
+    url = live.control
     eid = new_episode(live, "t01_lamp_price")["episode_id"]
     bad = httpx.post(f"{url}/episodes/{eid}/call", json={"tool": "submit_answer", "arguments": {"value": 1}}).json()
     assert not bad["ok"] and not bad["done"] and bad["error"]["code"] == "malformed_action"
@@ -348,7 +358,7 @@ def test_submit_answer_through_call_step_and_the_typed_route(live):
 def test_remote_env_offers_the_typed_submit_and_passes_typed_answers(live):
     import awm
 
-    env = awm.remote(live.url, "mini_shop")
+    env = awm.remote(live.control, "mini_shop")
     _, info = env.reset(seed=0, options={"task_id": "t01_lamp_price"})
     tools = {t["function"]["name"]: t["function"] for t in info["tools"]}
     assert tools["submit_answer"]["parameters"]["properties"]["answer"]["type"] == "number"

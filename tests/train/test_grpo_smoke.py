@@ -1,6 +1,6 @@
 """Two GRPO steps on CPU through ``examples/train_grpo.py``'s ``build_trainer``: a tiny random Qwen2, a
-tokenizer trained here, TRL's qwen3 chat template, and a scripted ``generate()`` that emits real tool
-calls (the gold solution on even rows, an immediate wrong answer on odd rows), so each group has
+tokenizer trained here whose own chat template cannot render tool calls (``--chat-template qwen3`` replaces
+it), and a scripted ``generate()`` that emits real tool calls (the gold solution on even rows, an immediate wrong answer on odd rows), so each group has
 different outcomes, the advantages and gradients are non-zero, and every reward comes from our verifier."""
 
 from __future__ import annotations
@@ -36,9 +36,14 @@ def load_example() -> Any:
     return module
 
 
-def tiny_tokenizer(vocab_size: int = 8000) -> Any:
-    import importlib.resources as ir
+# a ChatML template without tool support, as many small models ship: TRL refuses it for tool training
+PLAIN_CHATML = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
 
+
+def tiny_tokenizer(vocab_size: int = 8000) -> Any:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
     from transformers.utils import get_json_schema
@@ -71,7 +76,7 @@ def tiny_tokenizer(vocab_size: int = 8000) -> Any:
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", padding_side="left"
     )
-    tokenizer.chat_template = (ir.files("trl") / "chat_templates" / "qwen3.jinja").read_text()
+    tokenizer.chat_template = PLAIN_CHATML
     return tokenizer
 
 
@@ -138,6 +143,7 @@ def test_grpo_two_steps_on_cpu_with_rewards_from_our_verifier(tmp_path: Path) ->
     model = scripted_model(tokenizer)
     before = {n: p.detach().clone() for n, p in model.named_parameters()}
     argv = ["--cpu", "--envs", ",".join(TASKS), "--task-ids", ",".join(TASKS.values()), "--repeats", "4"]
+    argv += ["--chat-template", "qwen3"]  # the tokenizer's own template has no tool support
     argv += ["--max-steps", "2", "--batch-size", "4", "--num-generations", "4", "--lr", "1e-2"]
     argv += ["--max-completion-length", "2048", "--max-tool-calls", "4", "--rewards", "outcome,gated_process"]
     argv += ["--reward-weights", "1.0,0.5", "--output-dir", str(tmp_path)]
@@ -175,3 +181,33 @@ def test_grpo_two_steps_on_cpu_with_rewards_from_our_verifier(tmp_path: Path) ->
     assert solved and all(e.final.answer_correct is not False for e in solved)
     assert any(e.final.answer_correct is True for e in solved)  # the list-typed answer of t04_boots_sold_out
     print(f"GRPO smoke test: 2 steps in {seconds:.1f} s (generate called {type(model).calls} times)")
+
+
+def test_a_chat_template_without_tools_is_refused_with_the_option_that_fixes_it(tmp_path: Path) -> None:
+    example = load_example()
+    tokenizer = tiny_tokenizer(vocab_size=600)
+    args = example.parse_args(["--cpu", "--envs", "clinic", "--output-dir", str(tmp_path)])
+    with pytest.raises(SystemExit, match=r"cannot render tool calls.*--chat-template"):
+        example.build_trainer(args, model=object(), tokenizer=tokenizer)
+
+
+def test_chat_template_option_takes_a_file_or_a_name_bundled_with_trl(tmp_path: Path) -> None:
+    import importlib.resources as ir
+
+    example = load_example()
+    qwen3 = (ir.files("trl") / "chat_templates" / "qwen3.jinja").read_text()
+    template = tmp_path / "tools.jinja"
+    template.write_text(qwen3)
+    for spec in ("qwen3", str(template)):
+        tokenizer = tiny_tokenizer(vocab_size=600)
+        example.prepare_tokenizer(tokenizer, example.parse_args(["--chat-template", spec]))
+        assert tokenizer.chat_template == qwen3
+        assert getattr(tokenizer, "response_template", None) or getattr(tokenizer, "response_schema", None)
+    with pytest.raises(SystemExit, match=r"no template of that name.*qwen3"):
+        example.load_chat_template("no_such_template")
+    # a tool-capable template TRL cannot parse tool calls from: refused with the same hint
+    template.write_text(qwen3.replace("<tool_call>", "<call>").replace("</tool_call>", "</call>"))
+    with pytest.raises(SystemExit, match=r"no parser for tool calls.*--chat-template"):
+        example.prepare_tokenizer(
+            tiny_tokenizer(vocab_size=600), example.parse_args(["--chat-template", str(template)])
+        )
