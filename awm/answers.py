@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+import jsonschema
+
 from awm.bundle import AnswerCheck, AnswerSchema, AnswerType
 
 MAX_ANSWER = 4_000  # characters of a text answer (an answer is not a dump of the database)
@@ -229,6 +231,15 @@ def distractor_values(conn: sqlite3.Connection, check: AnswerCheck) -> list[Any]
         raise AnswerSqlError(f"distractors_sql fails to run: {e}") from e
     finally:
         conn.execute("PRAGMA query_only = OFF")
+
+
+def value_problem(schema: AnswerSchema, value: Any) -> str | None:
+    """Why ``value`` is not a value of the answer type (None: it is); e.g. a sentence where a number is due."""
+    try:
+        jsonschema.validate(value, schema.json_schema(), format_checker=jsonschema.FormatChecker())
+    except jsonschema.ValidationError as e:
+        return e.message
+    return None
 
 
 # -- judging ---------------------------------------------------------------------------------------

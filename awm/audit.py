@@ -29,12 +29,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from pydantic import ValidationError
-
 from awm.answers import Expected, distractor_values, judge
 from awm.bundle import AnswerCheck, AnswerType
 from awm.episode import Episode
-from awm.samples import sample_arguments, value_pool
+from awm.samples import probe_cases, value_pool
 from awm.tooling import ToolDef
 from awm.world import CompiledTask, World
 
@@ -137,6 +135,7 @@ class _Player:
                 self.read_results.append(res.result)
         self.gold_state = _state(ep)
         self._after_gold = ep
+        self._distractors: dict[int, list[Any]] = {}
 
     def play(self, calls: Iterable[Call], answer: Any, explanation: str | None = None) -> tuple[bool, bool]:
         ep = self.world.episode(self.ct.id)
@@ -146,13 +145,16 @@ class _Player:
         return ep.submit(answer, explanation).rewards.outcome == 1.0, same
 
     def declared_distractors(self, check: AnswerCheck | None) -> list[Any]:
+        """The check's ``distractors_sql`` values on the initial state (run once per check)."""
         if check is None or not check.distractors_sql:
             return []
-        ep = self.world.episode(self.ct.id)
-        try:
-            return distractor_values(ep.conn, check)
-        finally:
-            ep.close()
+        if id(check) not in self._distractors:
+            ep = self.world.episode(self.ct.id)
+            try:
+                self._distractors[id(check)] = distractor_values(ep.conn, check)
+            finally:
+                ep.close()
+        return self._distractors[id(check)]
 
     def after_gold(self, extra: Call, answer: Any) -> tuple[bool, bool, bool]:
         """(passed, same state as gold, the extra call succeeded) for gold + one more call."""
@@ -234,19 +236,7 @@ def _other_row_cases(world: World, gold: list[Call]) -> Iterator[tuple[ToolDef, 
                 continue
             informed[key] = [v, *[x for x in informed.get(key, []) if x != v]]
     for p in (informed, pool):
-        for td in world.tools.values():
-            if not td.write:
-                continue
-            tried = 0
-            for args in sample_arguments(td.parameters, p, world.clock, OTHER_ROW_TRIES):
-                if tried == OTHER_ROW_TRIES:
-                    break
-                try:
-                    td.validate(args)
-                except ValidationError:
-                    continue
-                tried += 1
-                yield td, args
+        yield from probe_cases(world, OTHER_ROW_TRIES, p, write_only=True)
 
 
 def _mutations(value: Any, schema: dict[str, Any]) -> Iterator[tuple[Any, str]]:

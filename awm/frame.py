@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 import sqlite3
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from awm.bundle import AllowedWrite, WriteOp
@@ -72,25 +73,26 @@ class Frame:
     autokeys: frozenset[str] = frozenset()  # tables keyed by an INTEGER PRIMARY KEY (a rowid the db assigns)
     permissive: bool = False  # replaying a gold solution to derive a frame: everything is in frame
 
-    def __post_init__(self) -> None:
-        keyed = {(c.table, _key(c)): c for c in self.expected.changes if c.op != "insert"}
-        object.__setattr__(self, "_keyed", keyed)
-        object.__setattr__(
-            self, "_insert_tables", frozenset(c.table for c in self.expected.changes if c.op == "insert")
-        )
+    @cached_property
+    def _keyed(self) -> dict[tuple[str, tuple], RowChange]:
+        """Expected updates and deletes by (table, key)."""
+        return {(c.table, _key(c)): c for c in self.expected.changes if c.op != "insert"}
+
+    @cached_property
+    def _insert_tables(self) -> frozenset[str]:
+        return frozenset(c.table for c in self.expected.changes if c.op == "insert")
 
     # -- per step ------------------------------------------------------------------------------
     def outside(self, diff: Diff, conn: sqlite3.Connection | None = None) -> list[RowChange]:
         """A step's changes that no expected change or rule can account for (the step's collateral)."""
         if self.permissive:
             return []
-        keyed: dict[tuple[str, tuple], RowChange] = self._keyed  # type: ignore[attr-defined]
         out = []
         for c in diff.changes:
-            exp = keyed.get((c.table, _key(c)))
+            exp = self._keyed.get((c.table, _key(c)))
             if exp is not None and c.op in (exp.op, "update"):
                 continue
-            if c.op == "insert" and c.table in self._insert_tables:  # type: ignore[attr-defined]
+            if c.op == "insert" and c.table in self._insert_tables:
                 continue
             if self._ruled(c, conn):
                 continue
@@ -102,7 +104,7 @@ class Frame:
         """Compare the agent's net change since the initial state with the expected one."""
         if self.permissive:
             return Verdict()
-        keyed: dict[tuple[str, tuple], RowChange] = self._keyed  # type: ignore[attr-defined]
+        keyed = self._keyed
         collateral: list[RowChange] = []
         wrong: list[str] = []
         used: dict[int, int] = {}
@@ -235,17 +237,27 @@ class Frame:
 
 def row_matches(conn: sqlite3.Connection, predicate: str, row: Mapping[str, Any]) -> bool:
     """Whether a SQL predicate over a row's columns holds (subqueries see the current state)."""
-    cols = list(row)
-    sel = ", ".join(f"? AS {_q(c)}" for c in cols) or "NULL AS _"
     conn.execute("PRAGMA query_only = ON")
     try:
-        return (
-            conn.execute(f"SELECT 1 FROM (SELECT {sel}) WHERE ({predicate})", list(row.values())).fetchone() is not None
-        )
+        return conn.execute(_over_row(predicate, list(row), "?"), list(row.values())).fetchone() is not None
     except sqlite3.Error:
         return False
     finally:
         conn.execute("PRAGMA query_only = OFF")
+
+
+def predicate_problem(conn: sqlite3.Connection, predicate: str, columns: Sequence[str]) -> str | None:
+    """Why a row predicate does not compile over a row of these columns, as ``row_matches`` runs it."""
+    try:
+        conn.execute("EXPLAIN " + _over_row(predicate, columns, "NULL"))
+    except sqlite3.Error as e:
+        return str(e)
+    return None
+
+
+def _over_row(predicate: str, columns: Sequence[str], value: str) -> str:
+    sel = ", ".join(f"{value} AS {_q(c)}" for c in columns) or "NULL AS _"
+    return f"SELECT 1 FROM (SELECT {sel}) WHERE ({predicate})"
 
 
 def foreign_keys(conn: sqlite3.Connection, tables: Iterable[str]) -> dict[str, dict[str, str]]:
@@ -254,6 +266,27 @@ def foreign_keys(conn: sqlite3.Connection, tables: Iterable[str]) -> dict[str, d
     for t in tables:
         for fk in conn.execute(f"PRAGMA foreign_key_list({_q(t)})").fetchall():
             out.setdefault(t, {})[fk[3]] = fk[2]
+    return out
+
+
+def declaration_problems(
+    free_columns: Iterable[str],
+    free_arguments: Iterable[str],
+    columns: Mapping[str, Collection[str]] | None,
+    parameters: Mapping[str, Collection[str]],
+) -> list[str]:
+    """Free columns and arguments that name no real ``table.column`` / ``tool.argument`` (``columns``
+    None: the schema is not known yet, skip the columns)."""
+    out = []
+    if columns is not None:
+        for fc in free_columns:
+            table, _, col = fc.partition(".")
+            if col not in columns.get(table, ()):
+                out.append(f"free_columns: no column {fc!r} (write table.column)")
+    for fa in free_arguments:
+        tool, _, arg = fa.partition(".")
+        if arg not in parameters.get(tool, ()):
+            out.append(f"free_arguments: no argument {fa!r} (write tool.argument)")
     return out
 
 

@@ -128,10 +128,16 @@ def _unique(values: list[Any]) -> list[Any]:
     return out
 
 
-def probe_cases(world: World, per_tool: int = 4) -> Iterator[tuple[ToolDef, dict[str, Any]]]:
-    """For every tool, up to ``per_tool`` sample argument sets that pass its argument validation."""
-    pool = value_pool(world.files.seed)
+def probe_cases(
+    world: World, per_tool: int = 4, pool: Mapping[str, list[Any]] | None = None, *, write_only: bool = False
+) -> Iterator[tuple[ToolDef, dict[str, Any]]]:
+    """For every tool (or every write tool), up to ``per_tool`` sample argument sets that pass its argument
+    validation, drawn from ``pool`` (default: the seed's ``value_pool``)."""
+    if pool is None:
+        pool = value_pool(world.files.seed)
     for td in world.tools.values():
+        if write_only and not td.write:
+            continue
         kept = 0
         for args in sample_arguments(td.parameters, pool, world.clock, per_tool):
             if kept == per_tool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
+from awm.answers import value_problem
 from awm.audit import AuditReport, audit_world
 from awm.bundle import TaskKind
 from awm.errors import AwmError, EpisodeError
@@ -160,10 +161,6 @@ def _validate_task(world: World, task_id: str, report: Report) -> None:
 
 def _answer_type_problem(ct: CompiledTask) -> str | None:
     """The gold answer must be a value of the task's answer schema."""
-    schema = ct.task.answer
-    assert schema is not None
-    try:
-        jsonschema.validate(ct.verifier.gold.answer, schema.json_schema(), format_checker=jsonschema.FormatChecker())
-    except jsonschema.ValidationError as e:
-        return f"the gold answer is not a value of the answer type: {e.message}"
-    return None
+    assert ct.task.answer is not None
+    why = value_problem(ct.task.answer, ct.verifier.gold.answer)
+    return f"the gold answer is not a value of the answer type: {why}" if why else None

@@ -25,7 +25,7 @@ from awm.answers import AnswerSqlError, Expected, compute_expected
 from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
 from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
-from awm.frame import Frame, autokey_tables, foreign_keys, free_map
+from awm.frame import Frame, autokey_tables, declaration_problems, foreign_keys, free_map, predicate_problem
 from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed
@@ -204,6 +204,7 @@ class World:
 
     def _compile_tasks(self, conn: sqlite3.Connection, problems: list[str]) -> dict[str, CompiledTask]:
         verifiers = {v.task_id: v for v in self.files.verifiers}
+        params = {name: td.parameters.get("properties", {}) for name, td in self.tools.items()}
         verify.attach_copy(conn, "initial", self.seed_blob)
         out = {}
         for task in self.files.tasks:
@@ -222,16 +223,11 @@ class World:
                 bad = [c for c in (w.columns or []) if c not in self.tables[w.table].columns]
                 if bad:
                     problems.append(f"{where} allowed_writes: {w.table} has no columns {bad}")
-                if w.where and (why := _predicate_problem(conn, self.tables[w.table].columns, w.where)):
+                if w.where and (why := predicate_problem(conn, w.where, self.tables[w.table].columns)):
                     problems.append(f"{where} allowed_writes: where {w.where!r} does not run on {w.table}: {why}")
-            for fc in v.free_columns:
-                table, _, col = fc.partition(".")
-                if table not in self.tables or col not in self.tables[table].columns:
-                    problems.append(f"{where} free_columns: no column {fc!r} (write table.column)")
-            for fa in v.free_arguments:
-                tool, _, arg = fa.partition(".")
-                if tool not in self.tools or arg not in self.tools[tool].parameters.get("properties", {}):
-                    problems.append(f"{where} free_arguments: no argument {fa!r} (write tool.argument)")
+            problems += [
+                f"{where} {p}" for p in declaration_problems(v.free_columns, v.free_arguments, self.columns, params)
+            ]
             for call in v.gold.calls:
                 if call.tool not in self.tools:
                     problems.append(f"{where} gold: unknown tool {call.tool!r}")
@@ -278,16 +274,6 @@ def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:
         if w.where:
             out.append((f"SELECT 1 WHERE {w.where}", f"allowed_writes[{i}].where"))
     return out
-
-
-def _predicate_problem(conn: sqlite3.Connection, columns: tuple[str, ...], predicate: str) -> str | None:
-    """Why a row predicate cannot run over a row of these columns (None: it runs)."""
-    sel = ", ".join(f"NULL AS {quote(c)}" for c in columns)
-    try:
-        conn.execute(f"SELECT 1 FROM (SELECT {sel}) WHERE ({predicate})").fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    return None
 
 
 def _cascades(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:

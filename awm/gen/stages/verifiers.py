@@ -17,11 +17,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import jsonschema
-
-from awm.answers import normalise
+from awm.answers import normalise, value_problem
 from awm.bundle import AnswerCheck, AnswerSchema, AnswerType, Task, TaskKind, TaskVerifier
 from awm.diff import TableInfo, read_tables
+from awm.frame import declaration_problems, predicate_problem
 from awm.gen.records import VerifiersOut
 from awm.gen.sandbox import SandboxResult
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, seed_block, tasks_block, tools_block
@@ -125,24 +124,15 @@ def verifier_problems(
             bad += answer_check_problems(schema, v.answer, f"{where} answer")
         if v.gold.answer is None:
             bad.append(f"{where}: gold.answer must be the typed value the agent submits (a {schema.type})")
-        else:
-            try:
-                jsonschema.validate(v.gold.answer, schema.json_schema(), format_checker=jsonschema.FormatChecker())
-            except jsonschema.ValidationError as e:
-                bad.append(
-                    f"{where}: gold.answer {_short(v.gold.answer)} is not a value of the answer type "
-                    f"({schema.type}): {e.message}. Give the value alone, never a sentence"
-                )
+        elif why := value_problem(schema, v.gold.answer):
+            bad.append(
+                f"{where}: gold.answer {_short(v.gold.answer)} is not a value of the answer type "
+                f"({schema.type}): {why}. Give the value alone, never a sentence"
+            )
     # -- the write frame's exceptions -------------------------------------------------------------
-    for fc in v.free_columns:
-        table, _, col = fc.partition(".")
-        if tables is not None and (table not in tables or col not in tables[table].columns):
-            bad.append(f"{where} free_columns: no column {fc!r} (write table.column)")
-    for fa in v.free_arguments:
-        tool, _, arg = fa.partition(".")
-        spec = specs.get(tool)
-        if spec is None or arg not in (spec.get("parameters") or {}).get("properties", {}):
-            bad.append(f"{where} free_arguments: no argument {fa!r} (write tool.argument)")
+    columns = {t: info.columns for t, info in tables.items()} if tables is not None else None
+    params = {name: (spec.get("parameters") or {}).get("properties", {}) for name, spec in specs.items()}
+    bad += [f"{where} {p}" for p in declaration_problems(v.free_columns, v.free_arguments, columns, params)]
     if info and (v.allowed_writes or v.free_columns):
         bad.append(f"{where}: an information task writes nothing: allowed_writes and free_columns stay empty")
     for k, w in enumerate(v.allowed_writes):
@@ -161,7 +151,7 @@ def verifier_problems(
             continue
         if why := read_only_problem(f"SELECT 1 WHERE {w.where}"):
             bad.append(f"{label}.where: must be a read-only SQL predicate; it {why}")
-        elif cols is not None and conn is not None and (err := _predicate_error(conn, w.where, cols)):
+        elif cols is not None and conn is not None and (err := predicate_problem(conn, w.where, cols)):
             bad.append(f"{label}.where: {err} (the predicate sees the row's columns: {', '.join(cols)})")
     return bad
 
@@ -238,16 +228,6 @@ def _answer_sqls(check: AnswerCheck, label: str) -> Iterator[tuple[str, str]]:
         yield f"{label}.distractors_sql", check.distractors_sql
     for name, sub in (check.fields or {}).items():
         yield from _answer_sqls(sub, f"{label}.{name}")
-
-
-def _predicate_error(conn: sqlite3.Connection, predicate: str, columns: tuple[str, ...]) -> str | None:
-    """Whether the predicate compiles over a row of these columns (as the write frame evaluates it)."""
-    sel = ", ".join(f'NULL AS "{c}"' for c in columns) or "NULL AS _"
-    try:
-        conn.execute(f"EXPLAIN SELECT 1 FROM (SELECT {sel}) WHERE ({predicate})")
-    except sqlite3.Error as e:
-        return str(e)
-    return None
 
 
 def _seed_values(draft: Draft) -> set[str]:
