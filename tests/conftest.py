@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -51,3 +52,13 @@ def bundle_copy(tmp_path: Path) -> Path:
     root = tmp_path / "root"
     shutil.copytree(FIXTURE_ROOT, root)
     return root
+
+
+def rewrite_verifier(root: Path, task_id: str, **changes: object) -> None:
+    """Change fields of one task's verifier in a bundle copy's ``verifiers.jsonl``."""
+    path = root / "verifiers/mini_shop/verifiers.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in rows:
+        if r["task_id"] == task_id:
+            r.update(changes)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))

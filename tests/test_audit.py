@@ -10,8 +10,9 @@ from awm.audit import audit_world
 from awm.cli import app
 from awm.frame import Frame, Verdict
 from awm.registry import Registry
-from tests.conftest import FIXTURE_ROOT
+from tests.conftest import FIXTURE_ROOT, rewrite_verifier
 
+ANY_NEW_ORDER = "SELECT COUNT(*) >= 1 FROM orders WHERE customer_id = 1 AND id NOT IN (SELECT id FROM initial.orders)"
 LIST_TASK = {
     "id": "t04_low_stock",
     "instruction": "Which products have fewer than 5 units in stock? Give their names.",
@@ -29,15 +30,6 @@ LIST_VERIFIER = {
         "answer": ["Brass Desk Lamp", "Oak Floor Lamp"],
     },
 }
-
-
-def _edit(root, task_id, **changes):
-    path = root / "verifiers/mini_shop/verifiers.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
-    for r in rows:
-        if r["task_id"] == task_id:
-            r.update(changes)
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
 def _add_list_task(root):
@@ -71,11 +63,10 @@ def test_the_fixture_passes_with_every_probe_class(bundle_copy):
 
 
 def test_mutated_arguments_catch_a_value_the_verifier_frees(bundle_copy):
-    loose = "SELECT COUNT(*) >= 1 FROM orders WHERE customer_id = 1 AND id NOT IN (SELECT id FROM initial.orders)"
-    _edit(
+    rewrite_verifier(
         bundle_copy,
         "t02_buy_lamp",
-        checks=[{"name": "ordered", "sql": loose}],
+        checks=[{"name": "ordered", "sql": ANY_NEW_ORDER}],
         free_columns=["orders.quantity", "orders.total_cents", "orders.product_id", "products.stock"],
     )
     report = _audit(bundle_copy, "t02_buy_lamp")
@@ -84,11 +75,10 @@ def test_mutated_arguments_catch_a_value_the_verifier_frees(bundle_copy):
 
 
 def test_declared_free_arguments_are_not_mutated(bundle_copy):
-    loose = "SELECT COUNT(*) >= 1 FROM orders WHERE customer_id = 1 AND id NOT IN (SELECT id FROM initial.orders)"
-    _edit(
+    rewrite_verifier(
         bundle_copy,
         "t02_buy_lamp",
-        checks=[{"name": "ordered", "sql": loose}],
+        checks=[{"name": "ordered", "sql": ANY_NEW_ORDER}],
         free_columns=["orders.quantity", "orders.total_cents", "products.stock"],
         free_arguments=["place_order.quantity"],
     )
@@ -97,7 +87,7 @@ def test_declared_free_arguments_are_not_mutated(bundle_copy):
 
 
 def test_other_row_writes_catch_a_table_wide_exception(bundle_copy):
-    _edit(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
+    rewrite_verifier(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
     assert "write.other_row" in _leaking_kinds(_audit(bundle_copy, "t03_cancel_alan"))
 
 
@@ -114,13 +104,13 @@ def test_minus_and_repeat_catch_checks_that_cover_one_write_of_two(bundle_copy, 
             {"tool": "set_order_status", "arguments": {"order_id": 1, "status": "cancelled"}},
         ]
     }
-    _edit(bundle_copy, "t03_cancel_alan", gold=gold)
+    rewrite_verifier(bundle_copy, "t03_cancel_alan", gold=gold)
     kinds = _leaking_kinds(_audit(bundle_copy, "t03_cancel_alan"))
     assert {"write.minus", "write.repeat", "write.other_row"} <= kinds
 
 
 def test_wrong_values_catch_a_loose_tolerance(bundle_copy):
-    _edit(
+    rewrite_verifier(
         bundle_copy, "t01_lamp_price", answer={"sql": "SELECT price_cents FROM products WHERE id = 1", "tolerance": 5}
     )
     assert "answer.wrong" in _leaking_kinds(_audit(bundle_copy, "t01_lamp_price"))
@@ -168,7 +158,7 @@ def test_spellings_catch_an_over_strict_matcher(bundle_copy, monkeypatch):
 def test_validate_fails_a_leaking_task_naming_the_probe(bundle_copy):
     from awm.validate import validate_env
 
-    _edit(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
+    rewrite_verifier(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
     report = validate_env("mini_shop", Registry([bundle_copy], include_default=False))
     assert not report.ok
     assert any("audit: a hack scores outcome 1: [write.other_row]" in p.message for p in report.problems)
@@ -180,7 +170,7 @@ def test_cli_audit_exit_codes_and_json(bundle_copy):
     assert ok.exit_code == 0, ok.output
     line = json.loads(ok.output.strip().splitlines()[-1])
     assert line["env"] == "mini_shop" and line["ok"] and line["score"] == 1.0
-    _edit(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
+    rewrite_verifier(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
     bad = runner.invoke(app, ["audit", "mini_shop", "--path", str(bundle_copy)])
     assert bad.exit_code == 1 and "write.other_row" in bad.output
     unknown = runner.invoke(app, ["audit", "mini_shop", "--path", str(FIXTURE_ROOT), "--task", "nope"])

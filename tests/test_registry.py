@@ -1,11 +1,10 @@
 """Discovery, did-you-mean, extra roots, and malformed bundles that are reported and skipped."""
 
-import json
-
 import pytest
 
 from awm.errors import BundleError, UnknownEnvironmentError
 from awm.registry import Registry
+from tests.conftest import rewrite_verifier
 
 
 def test_discovers_fixture_and_loads(mini_registry):
@@ -64,15 +63,6 @@ def test_malformed_bundles_give_specific_errors(bundle_copy, rel, text, fragment
     assert fragment in str(e.value)
 
 
-def _rewrite_verifier(root, task_id, **changes):
-    path = root / "verifiers/mini_shop/verifiers.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
-    for r in rows:
-        if r["task_id"] == task_id:
-            r.update(changes)
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-
-
 @pytest.mark.parametrize(
     ("sql", "fragment"),
     [
@@ -84,7 +74,7 @@ def _rewrite_verifier(root, task_id, **changes):
     ],
 )
 def test_verifier_sql_is_checked_at_load(bundle_copy, sql, fragment):
-    _rewrite_verifier(bundle_copy, "t03_cancel_alan", checks=[{"name": "c", "sql": sql}])
+    rewrite_verifier(bundle_copy, "t03_cancel_alan", checks=[{"name": "c", "sql": sql}])
     with pytest.raises(BundleError, match=fragment):
         Registry([bundle_copy], include_default=False).load("mini_shop")
 

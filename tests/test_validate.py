@@ -1,23 +1,12 @@
 """``awm validate`` catches verifiers that do not discriminate and gold solutions that do not work."""
 
-import json
-
 import pytest
 from typer.testing import CliRunner
 
 from awm.cli import app
 from awm.registry import Registry
 from awm.validate import validate_env
-from tests.conftest import FIXTURE_ROOT
-
-
-def _rewrite(root, task_id, **changes):
-    path = root / "verifiers/mini_shop/verifiers.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
-    for r in rows:
-        if r["task_id"] == task_id:
-            r.update(changes)
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+from tests.conftest import FIXTURE_ROOT, rewrite_verifier
 
 
 def _report(root):
@@ -68,7 +57,7 @@ def test_fixture_is_valid(mini_registry):
     ],
 )
 def test_broken_verifiers_are_caught(bundle_copy, task, changes, fragment):
-    _rewrite(bundle_copy, task, **changes)
+    rewrite_verifier(bundle_copy, task, **changes)
     report = _report(bundle_copy)
     assert not report.ok
     assert any(fragment in str(p) for p in report.problems), report.problems
@@ -78,7 +67,7 @@ def test_cli_validate_exit_codes(bundle_copy):
     runner = CliRunner()
     ok = runner.invoke(app, ["validate", "-p", str(FIXTURE_ROOT), "mini_shop"])
     assert ok.exit_code == 0 and "mini_shop is valid" in ok.output
-    _rewrite(bundle_copy, "t03_cancel_alan", gold={"calls": []})
+    rewrite_verifier(bundle_copy, "t03_cancel_alan", gold={"calls": []})
     bad = runner.invoke(app, ["validate", "-p", str(bundle_copy), "mini_shop"])
     assert bad.exit_code == 1 and "does not hold after the gold solution" in bad.output
 
