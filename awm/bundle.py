@@ -109,14 +109,31 @@ class AnswerSchema(Record):
         return out
 
 
+class Difficulty(Record):
+    """What makes one task instance hard; recorded on every instance of a template."""
+
+    steps: int = Field(ge=0, description="calls in the gold solution")
+    write_steps: int = Field(ge=0, description="write calls in the gold solution")
+    near_duplicates: int = Field(0, ge=0, description="rows the agent must tell apart from the target")
+    underspecified: bool = Field(False, description="the instruction names no key: a lookup call comes first")
+    scale: str = Field("canonical", description="the world: canonical, small or large")
+    world_distractors: bool = Field(False, description="the world was built with near-duplicate rows")
+
+
 class Task(Record):
-    """One line of ``envs/<env>/tasks.jsonl``: what the user asks. Never holds the answer."""
+    """One line of ``envs/<env>/tasks.jsonl``: what the user asks. Never holds the answer.
+
+    A task instantiated from a template also names its template, its world and its difficulty.
+    """
 
     id: str = Field(pattern=TASK_ID_PATTERN)
     instruction: str = Field(min_length=1)
     kind: TaskKind
     answer: AnswerSchema | None = Field(None, description="information tasks: the type of the final answer")
     tags: list[str] = []
+    template: str | None = Field(None, description="instances only: the template's id")
+    world: str | None = Field(None, description="instances only: the world's label (c, s<seed>, l<seed>[d])")
+    difficulty: Difficulty | None = Field(None, description="instances only: difficulty features")
 
 
 class Check(Record):
@@ -198,6 +215,46 @@ class TaskVerifier(Record):
     gold: GoldSolution
 
 
+class TaskTemplate(Record):
+    """One line of ``envs/<env>/templates.jsonl``: a parametric task, agent-facing like ``tasks.jsonl``.
+
+    ``{slot}`` in the instructions is replaced by the value of the instance's slot (a column of the
+    verifier template's ``slots`` query); ``{{`` and ``}}`` are literal braces.
+    """
+
+    id: str = Field(pattern=ID_PATTERN)
+    kind: TaskKind
+    instruction: str = Field(min_length=1)
+    underspecified_instruction: str | None = Field(
+        None, description="the same request naming no key (no id, number or e-mail): a lookup must come first"
+    )
+    answer: AnswerSchema | None = Field(None, description="information templates: the type of the final answer")
+    tags: list[str] = []
+
+
+class VerifierTemplate(Record):
+    """One line of ``verifiers/<env>/templates.jsonl``: how instances are drawn and judged.
+
+    ``slots`` is read-only SQL on the initial world returning one row per possible instance; its
+    columns are the slots (a column named ``*__json`` holds JSON text and is decoded). In the SQL fields
+    (``checks[].sql``, every ``answer`` SQL, ``allowed_writes[].where``, ``near_duplicates_sql``) a
+    ``{slot}`` becomes an SQL literal (write ``{email}``, never ``'{email}'``); in ``gold`` a string that
+    is exactly ``"{slot}"`` becomes the typed value, and other strings are filled as text.
+    """
+
+    template_id: str = Field(pattern=ID_PATTERN)
+    slots: str = Field(description="SELECT returning one row per possible instance; columns are the slots")
+    near_duplicates_sql: str | None = Field(
+        None, description="SELECT of one count over the slots: rows an agent must tell apart from the target"
+    )
+    checks: list[Check] = []
+    answer: AnswerCheck | None = None
+    free_columns: list[str] = []
+    free_arguments: list[str] = []
+    allowed_writes: list[AllowedWrite] = []
+    gold: GoldSolution
+
+
 class ToolSpec(Record):
     """A tool as every surface sees it (gym action, MCP tool, HTTP operation, trainer schema)."""
 
@@ -220,4 +277,6 @@ RECORDS: dict[str, type[BaseModel]] = {
     "task": Task,
     "task_verifier": TaskVerifier,
     "tool_spec": ToolSpec,
+    "task_template": TaskTemplate,
+    "verifier_template": VerifierTemplate,
 }

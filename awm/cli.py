@@ -19,6 +19,7 @@ from awm.errors import AwmError
 from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
 from awm.registry import Registry
+from awm.worldgen import Scale
 
 
 def error_line(e: BaseException) -> str:
@@ -104,7 +105,15 @@ def list_envs(
 
 @app.command()
 def validate(
-    names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None, path: PathOpt = None
+    names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
+    seeds: Annotated[
+        int, typer.Option("--seeds", min=0, help="also instantiate every template on this many built worlds")
+    ] = 0,
+    start: Annotated[int, typer.Option("--start", min=0, help="the first world seed")] = 0,
+    scale: Annotated[Scale, typer.Option("--scale", help="size of the built worlds")] = Scale.small,
+    distractors: Annotated[bool, typer.Option("--distractors", help="build worlds with near-duplicate rows")] = False,
+    no_audit: Annotated[bool, typer.Option("--no-audit", help="skip the adversarial audit (faster)")] = False,
+    path: PathOpt = None,
 ) -> None:
     """Validate environments; exit 1 with a report if any fails."""
     from awm.validate import validate_env
@@ -113,7 +122,9 @@ def validate(
     targets = names or list(reg.entries())
     failed = 0
     for name in targets:
-        report = validate_env(name, reg)
+        report = validate_env(
+            name, reg, audit=not no_audit, seeds=seeds, start=start, scale=scale, distractors=distractors
+        )
         stats = ", ".join(f"{v} {k}" for k, v in report.stats.items())
         if report.ok:
             console.print(f"[green]✓[/green] {name} is valid ({stats})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from awm.bundle import Manifest, SeedData, Task, TaskVerifier
+from awm.bundle import Manifest, SeedData, Task, TaskTemplate, TaskVerifier, VerifierTemplate
 from awm.errors import BundleError
 
 T = TypeVar("T", bound=BaseModel)
@@ -25,6 +26,9 @@ class BundleFiles:
     verifiers: list[TaskVerifier]
     env_dir: Path
     verifier_dir: Path
+    templates: list[TaskTemplate] = dataclasses.field(default_factory=list)
+    verifier_templates: list[VerifierTemplate] = dataclasses.field(default_factory=list)
+    builder_path: Path | None = None  # world.py: builds randomized initial worlds
 
 
 def _short(err: ValidationError) -> str:
@@ -104,9 +108,27 @@ def read_bundle(env_dir: Path, verifier_dir: Path) -> BundleFiles:
         problems.append("tasks.jsonl holds no task")
     if manifest and manifest.default_task and manifest.default_task not in task_ids:
         problems.append(f"default_task {manifest.default_task!r} is not a task id")
+    templates: list[TaskTemplate] = []
+    verifier_templates: list[VerifierTemplate] = []
+    if (env_dir / "templates.jsonl").is_file() or (verifier_dir / "templates.jsonl").is_file():
+        templates = _read_jsonl(env_dir / "templates.jsonl", TaskTemplate, problems)
+        verifier_templates = _read_jsonl(verifier_dir / "templates.jsonl", VerifierTemplate, problems)
+    builder = env_dir / "world.py"
     if problems or manifest is None or seed is None:
         raise BundleError(name, problems)
-    return BundleFiles(manifest, schema_sql, seed, tools_path, tasks, verifiers, env_dir, verifier_dir)
+    return BundleFiles(
+        manifest,
+        schema_sql,
+        seed,
+        tools_path,
+        tasks,
+        verifiers,
+        env_dir,
+        verifier_dir,
+        templates,
+        verifier_templates,
+        builder if builder.is_file() else None,
+    )
 
 
 def dump_jsonl(rows: list[dict[str, Any]]) -> str:

@@ -11,6 +11,7 @@ result or a ``ToolError`` (never crash, never run past the time limit).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import jsonschema
@@ -21,7 +22,9 @@ from awm.bundle import TaskKind
 from awm.errors import AwmError, EpisodeError
 from awm.registry import Registry
 from awm.samples import probe_cases
-from awm.world import CompiledTask, World
+from awm.templates import TemplateError
+from awm.world import CompiledTask, World, stable_int
+from awm.worldgen import Scale, WorldKey
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,18 @@ class Report:
         self.problems.append(Problem(where, message))
 
 
-def validate_env(name: str, registry: Registry, *, audit: bool = True) -> Report:
+def validate_env(
+    name: str,
+    registry: Registry,
+    *,
+    audit: bool = True,
+    seeds: int = 0,
+    start: int = 0,
+    scale: Scale = Scale.small,
+    distractors: bool = False,
+) -> Report:
+    """The canonical world (fixed tasks, and template instances where it has some) and, with ``seeds``,
+    every template on worlds ``start`` .. ``start + seeds - 1`` built at ``scale``."""
     report = Report(name)
     try:
         world = registry.load(name)
@@ -57,7 +71,76 @@ def validate_env(name: str, registry: Registry, *, audit: bool = True) -> Report
             report.add("bundle", p)
         return report
     validate_world(world, report, audit=audit)
+    if world.templates and report.ok:
+        validate_templates(world, report, range(start, start + seeds), scale, distractors, audit=audit)
     return report
+
+
+def validate_templates(
+    world: World,
+    report: Report,
+    seeds: Iterable[int],
+    scale: Scale = Scale.small,
+    distractors: bool = False,
+    *,
+    audit: bool = True,
+) -> None:
+    """One instance of every template per world (the canonical one first, where a template has rows).
+
+    Each instance must pass what a fixed task passes (gold scores outcome 1 with no tool error, the
+    initial state and an empty trajectory score 0, no collateral, deterministic replay) and the audit.
+    A failure names the template and the world seed that breaks it.
+    """
+    report.stats["templates"] = len(world.templates)
+    worlds: list[tuple[World | None, str]] = [(world, "c")]
+    seeds = list(seeds)
+    if seeds and world.files.builder_path is None:
+        report.add("worlds", f"--seeds needs a world builder (envs/{world.id}/world.py); this environment has none")
+        seeds = []
+    instances = 0
+    for seed in seeds:
+        key = WorldKey(seed, scale, distractors)
+        try:
+            worlds.append((world.variant(key), key.label))
+        except AwmError as e:
+            report.add(f"world {key.label} (seed {seed})", str(e))
+    for w, label in worlds:
+        assert w is not None
+        ids: list[str] = []
+        for tid, t in w.templates.items():
+            where = f"template {tid} in world {label}" + (f" (seed {w.key.seed})" if w.key.seed is not None else "")
+            try:
+                ct = w.instance(tid, stable_int(tid, label))
+            except TemplateError as e:
+                if label == "c" and "returns no row" in str(e):
+                    continue  # templates may target built worlds only
+                report.add(where, str(e))
+                continue
+            before = len(report.problems)
+            _validate_task(w, ct.id, report)
+            for p in report.problems[before:]:
+                report.problems[report.problems.index(p)] = Problem(where, f"{p.where}: {p.message}")
+            if len(report.problems) == before:
+                ids.append(ct.id)
+            instances += 1
+        if label != "c":
+            before = len(report.problems)
+            if ids:
+                _probe_tools(w, report, ids[0])
+            for p in report.problems[before:]:
+                report.problems[report.problems.index(p)] = Problem(f"world {label}", f"{p.where}: {p.message}")
+        if audit and ids:
+            result = audit_world(w, ids)
+            report.stats["audit_probes"] = report.stats.get("audit_probes", 0) + len(result.adversarial) + len(
+                result.spellings
+            )
+            for p in result.failures:
+                what = "a correct answer is rejected" if p.expect_pass else "a hack scores outcome 1"
+                report.add(f"template {p.task_id.split('.')[0]} in world {label}", f"audit: {what}: [{p.kind}] {p.description}")
+            for err in result.errors:
+                report.add(f"audit in world {label}", err)
+    report.stats["worlds"] = len(worlds) - 1
+    report.stats["instances"] = instances
 
 
 def validate_world(world: World, report: Report, *, audit: bool = True) -> None:
@@ -86,13 +169,14 @@ def validate_world(world: World, report: Report, *, audit: bool = True) -> None:
             report.add("audit", err)
 
 
-def _probe_tools(world: World, report: Report) -> None:
+def _probe_tools(world: World, report: Report, task_id: str | None = None) -> None:
     """Every tool, called with sample arguments drawn from the seed, gives a result or a ToolError."""
     failed: set[str] = set()
+    task_id = task_id or world.task_ids[0]
     for td, args in probe_cases(world):
         if td.name in failed:
             continue
-        ep = world.episode(world.task_ids[0])
+        ep = world.episode(task_id)
         res = ep.call(td.name, args)
         ep.close()
         if res.error is not None and res.error.code in ("internal_error", "timeout"):

@@ -14,7 +14,8 @@ import importlib.util
 import re
 import sqlite3
 import sys
-from collections.abc import Mapping
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import ModuleType
@@ -23,6 +24,9 @@ from typing import TYPE_CHECKING, Any
 from awm import verify
 from awm.answers import AnswerSqlError, Expected, compute_expected
 from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
+from awm.templates import TemplateError, instantiate, slot_rows, used_slots
+from awm.templates import join as join_templates
+from awm.worldgen import WorldBuildError, WorldKey, build_seed
 from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.frame import Frame, autokey_tables, declaration_problems, foreign_keys, free_map, predicate_problem
@@ -64,25 +68,42 @@ def stable_int(*parts: object) -> int:
 class World:
     """One environment, compiled. Thread-safe to share; episodes are not."""
 
-    def __init__(self, files: BundleFiles):
-        self.files = files
+    def __init__(self, files: BundleFiles, *, key: WorldKey | None = None, tools: dict[str, ToolDef] | None = None):
+        """``key`` None or canonical: the bundle's seed data and fixed tasks. Otherwise the world that
+        ``world.py`` builds for the key, with no fixed tasks (they name canonical rows): template
+        instances only. ``tools`` reuses another world's imported tools (same bundle)."""
+        self.key = key or WorldKey()
         self.manifest: Manifest = files.manifest
         self.id = self.manifest.id
         self.version = self.manifest.version
         self.clock: datetime = self.manifest.clock
+        self._canonical_files = files
+        if not self.key.canonical:
+            if files.builder_path is None:
+                raise WorldBuildError(f"{self.id} has no world builder (envs/{self.id}/world.py): only its canonical world")
+            seed = build_seed(files.builder_path, self.key, self.clock)
+            files = dataclasses.replace(files, seed=seed, tasks=[], verifiers=[])
+        self.files = files
         problems: list[str] = []
         conn = self._build_seed(problems)
         self.tables: dict[str, TableInfo] = read_tables(conn) if conn else {}
         self.columns = {n: t.columns for n, t in self.tables.items()}
         self.cascades = _cascades(conn) if conn else {}
         self.capture = {n: capture_ddl(t) for n, t in self.tables.items()}
-        self.tools: dict[str, ToolDef] = self._import_tools(problems)
+        self.tools: dict[str, ToolDef] = tools if tools is not None else self._import_tools(problems)
         if problems or conn is None:
+            if not self.key.canonical:
+                raise WorldBuildError(f"{self.id} world {self.key.label} is not a valid database: " + "; ".join(problems))
             raise BundleError(self.id, problems)
         self.seed_blob: bytes = conn.serialize()
         self.plans: dict[str, StatementPlan] = {}
         self.fks = foreign_keys(conn, self.tables)
         self.autokeys = autokey_tables(conn, self.tables)
+        self.templates, template_problems = join_templates(files.templates, files.verifier_templates)
+        problems += template_problems
+        if self.key.canonical:
+            problems += self._check_templates(conn)
+        self._lock = threading.RLock()
         self.tasks: dict[str, CompiledTask] = self._compile_tasks(conn, problems)
         conn.close()
         if problems:
@@ -91,6 +112,8 @@ class World:
         if problems:
             raise BundleError(self.id, problems)
         self.task_ids = [t.id for t in files.tasks]
+        self.template_ids = list(self.templates)
+        self._slot_rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
         self._specs = tuple(
             ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters)
             for t in self.tools.values()
@@ -108,29 +131,138 @@ class World:
 
     def task(self, task_id: str | None = None, seed: int = 0) -> CompiledTask:
         if task_id is None:
+            if not self.task_ids:
+                return self.sample(seed)
             return self.tasks[self.task_ids[stable_int(self.id, seed) % len(self.task_ids)]]
+        ct = self.tasks.get(task_id)
+        if ct is not None:
+            return ct
+        inst = _parse_instance_id(task_id)
+        if inst is not None and inst[0] in self.templates and inst[1] == self.key.label:
+            return self.instance(inst[0], inst[2], underspecified=inst[3])
+        known = self.task_ids + self.template_ids
+        raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, known, 3)) from None
+
+    # -- template instances ---------------------------------------------------------------------
+    def instance(self, template_id: str, pick: int, *, underspecified: bool = False) -> CompiledTask:
+        """Instance ``pick`` of a template in this world, compiled like a fixed task (cached)."""
         try:
-            return self.tasks[task_id]
+            t = self.templates[template_id]
         except KeyError:
-            raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, self.task_ids, 3)) from None
+            raise UnknownTaskError(
+                self.id, template_id, difflib.get_close_matches(template_id, self.template_ids, 3)
+            ) from None
+        with self._lock:
+            if template_id not in self._slot_rows:
+                conn = self._initial_conn()
+                try:
+                    self._slot_rows[template_id] = slot_rows(conn, t)
+                finally:
+                    conn.close()
+            cols, rows = self._slot_rows[template_id]
+            if not rows:
+                raise TemplateError(
+                    f"template {template_id!r} has no instance in {self.id} world {self.key.label}: "
+                    "its slots query returns no row"
+                )
+            task_id = instance_id(template_id, self.key.label, pick % len(rows), underspecified)
+            if task_id in self.tasks:
+                return self.tasks[task_id]
+            conn = self._initial_conn()
+            try:
+                inst = instantiate(
+                    conn,
+                    t,
+                    self.key.label,
+                    pick,
+                    scale="canonical" if self.key.canonical else str(self.key.scale),
+                    world_distractors=self.key.distractors,
+                    underspecified=underspecified,
+                    rows=(cols, rows),
+                )
+                writes = sum(1 for c in inst.verifier.gold.calls if c.tool in self.tools and self.tools[c.tool].write)
+                task = inst.task
+                if task.difficulty is not None:
+                    task = task.model_copy(update={"difficulty": task.difficulty.model_copy(update={"write_steps": writes})})
+                problems: list[str] = []
+                ct = self._compile_one(conn, task, inst.verifier, problems)
+            finally:
+                conn.close()
+            if ct is not None:
+                ct = self._derive_frame(ct, problems)
+            if problems or ct is None:
+                raise TemplateError(f"{self.id} world {self.key.label}: {'; '.join(problems)}")
+            self.tasks[task_id] = ct
+            return ct
+
+    def sample(
+        self, seed: int, *, templates: Sequence[str] | None = None, underspecified: bool | None = None
+    ) -> CompiledTask:
+        """A template instance drawn from ``seed``: the template, the phrasing and the slot row."""
+        pool = list(templates) if templates is not None else self.template_ids
+        if underspecified:
+            pool = [t for t in pool if self.templates[t].task.underspecified_instruction]
+        if not pool:
+            raise TemplateError(f"{self.id}: no template to draw from" + (" with an underspecified phrasing" if underspecified else ""))
+        tid = pool[stable_int(self.id, "template", seed) % len(pool)]
+        vague = underspecified
+        if vague is None:
+            vague = bool(self.templates[tid].task.underspecified_instruction) and stable_int("phrasing", seed) % 2 == 1
+        return self.instance(tid, stable_int(self.id, "row", seed), underspecified=vague)
+
+    def _initial_conn(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.deserialize(self.seed_blob)
+        verify.attach_copy(conn, "initial", self.seed_blob)
+        return conn
+
+    def _check_templates(self, conn: sqlite3.Connection) -> list[str]:
+        """Static checks on the canonical world: slot queries run and return every slot the template uses."""
+        problems = []
+        for t in self.templates.values():
+            try:
+                cols, _ = slot_rows(conn, t)
+            except TemplateError as e:
+                problems.append(str(e))
+                continue
+            missing = sorted(used_slots(t) - set(cols))
+            if missing:
+                problems.append(f"template {t.id!r} uses slots its slots query does not return: {missing} (it returns {cols})")
+            if t.task.kind == TaskKind.information and t.task.answer is None:
+                problems.append(f"template {t.id!r}: an information template declares the type of its answer")
+            if (t.task.answer is None) != (t.verifier.answer is None):
+                problems.append(f"template {t.id!r}: a template with an answer type needs an answer check, and only such one")
+            for call in t.verifier.gold.calls:
+                if call.tool not in self.tools:
+                    problems.append(f"template {t.id!r} gold: unknown tool {call.tool!r}")
+        return problems
 
     def _derive_frames(self, problems: list[str]) -> None:
         """Replay every gold solution once: its net diff is the task's expected change."""
+        for tid, ct in list(self.tasks.items()):
+            self.tasks[tid] = self._derive_frame(ct, problems)
+
+    def _derive_frame(self, ct: CompiledTask, problems: list[str]) -> CompiledTask:
         from awm.episode import Episode
 
-        for tid, ct in list(self.tasks.items()):
-            ep = Episode(self, ct)
-            for i, call in enumerate(ct.verifier.gold.calls):
-                res = ep.call(call.tool, call.arguments)
-                if not res.ok:
-                    assert res.error is not None
-                    problems.append(f"task {tid!r} gold call {i} ({call.tool}) fails: {res.error.message}")
-                    break
-            net = ep.diff_from_initial()
-            ep.close()
-            v = ct.verifier
-            frame = Frame(self.tables, net, free_map(v.free_columns), tuple(v.allowed_writes), self.fks, self.autokeys)
-            self.tasks[tid] = dataclasses.replace(ct, frame=frame)
+        ep = Episode(self, ct)
+        for i, call in enumerate(ct.verifier.gold.calls):
+            res = ep.call(call.tool, call.arguments)
+            if not res.ok:
+                assert res.error is not None
+                problems.append(f"task {ct.id!r} gold call {i} ({call.tool}) fails: {res.error.message}")
+                break
+        net = ep.diff_from_initial()
+        ep.close()
+        v = ct.verifier
+        frame = Frame(self.tables, net, free_map(v.free_columns), tuple(v.allowed_writes), self.fks, self.autokeys)
+        return dataclasses.replace(ct, frame=frame)
+
+    def variant(self, key: WorldKey) -> World:
+        """The same environment on another initial world (tools shared, not re-imported)."""
+        if key == self.key:
+            return self
+        return World(self._canonical_files, key=key, tools=self.tools)
 
     def tool_specs(self) -> list[ToolSpec]:
         """The tools as records (built once; the list is a fresh copy, the records are frozen)."""
@@ -204,60 +336,81 @@ class World:
 
     def _compile_tasks(self, conn: sqlite3.Connection, problems: list[str]) -> dict[str, CompiledTask]:
         verifiers = {v.task_id: v for v in self.files.verifiers}
-        params = {name: td.parameters.get("properties", {}) for name, td in self.tools.items()}
         verify.attach_copy(conn, "initial", self.seed_blob)
         out = {}
         for task in self.files.tasks:
-            v = verifiers[task.id]
-            where = f"task {task.id!r}"
-            before = len(problems)
-            for sql, what in _verifier_sql(v):
-                if why := read_only_problem(sql):
-                    problems.append(f"{where} {what}: verifier SQL {why}")
-                elif m := NONDETERMINISTIC.search(sql):
-                    problems.append(f"{where} {what}: verifier SQL uses {m.group(0)!r}; compare with literal dates")
-            for w in v.allowed_writes:
-                if w.table not in self.tables:
-                    problems.append(f"{where} allowed_writes: unknown table {w.table!r}")
-                    continue
-                bad = [c for c in (w.columns or []) if c not in self.tables[w.table].columns]
-                if bad:
-                    problems.append(f"{where} allowed_writes: {w.table} has no columns {bad}")
-                if w.where and (why := predicate_problem(conn, w.where, self.tables[w.table].columns)):
-                    problems.append(f"{where} allowed_writes: where {w.where!r} does not run on {w.table}: {why}")
-            problems += [
-                f"{where} {p}" for p in declaration_problems(v.free_columns, v.free_arguments, self.columns, params)
-            ]
-            for call in v.gold.calls:
-                if call.tool not in self.tools:
-                    problems.append(f"{where} gold: unknown tool {call.tool!r}")
-            if not v.checks and v.answer is None:
-                problems.append(f"{where}: a verifier needs checks or an answer check")
-            if task.kind == TaskKind.information and task.answer is None:
-                problems.append(f"{where}: an information task declares the type of its answer (tasks.jsonl 'answer')")
-            if (task.answer is None) != (v.answer is None):
-                problems.append(f"{where}: a task with an answer type needs an answer check, and only such a task")
-            names = [c.name for c in v.checks]
-            if len(set(names)) != len(names):
-                problems.append(f"{where}: check names must be unique")
-            if len(problems) > before:
-                continue
-            try:
-                checks = verify.run_checks(conn, v.checks, strict=True)
-                expected = compute_expected(conn, task.answer, v.answer) if task.answer and v.answer else None
-            except (verify.CheckSqlError, AnswerSqlError) as e:
-                problems.append(f"{where}: {e}")
-                continue
-            out[task.id] = CompiledTask(
-                task,
-                v,
-                expected,
-                checks,
-                verify.progress(v.checks, checks),
-                any(re.search(r"\binitial\s*\.", c.sql, re.I) for c in v.checks),
-                Frame(self.tables, EMPTY, permissive=True),
-            )
+            ct = self._compile_one(conn, task, verifiers[task.id], problems)
+            if ct is not None:
+                out[task.id] = ct
         return out
+
+    def _compile_one(
+        self, conn: sqlite3.Connection, task: Task, v: TaskVerifier, problems: list[str]
+    ) -> CompiledTask | None:
+        """One task against the initial state (``conn``, with ``initial`` attached); None with problems."""
+        params = {name: td.parameters.get("properties", {}) for name, td in self.tools.items()}
+        where = f"task {task.id!r}"
+        before = len(problems)
+        for sql, what in _verifier_sql(v):
+            if why := read_only_problem(sql):
+                problems.append(f"{where} {what}: verifier SQL {why}")
+            elif m := NONDETERMINISTIC.search(sql):
+                problems.append(f"{where} {what}: verifier SQL uses {m.group(0)!r}; compare with literal dates")
+        for w in v.allowed_writes:
+            if w.table not in self.tables:
+                problems.append(f"{where} allowed_writes: unknown table {w.table!r}")
+                continue
+            bad = [c for c in (w.columns or []) if c not in self.tables[w.table].columns]
+            if bad:
+                problems.append(f"{where} allowed_writes: {w.table} has no columns {bad}")
+            if w.where and (why := predicate_problem(conn, w.where, self.tables[w.table].columns)):
+                problems.append(f"{where} allowed_writes: where {w.where!r} does not run on {w.table}: {why}")
+        problems += [
+            f"{where} {p}" for p in declaration_problems(v.free_columns, v.free_arguments, self.columns, params)
+        ]
+        for call in v.gold.calls:
+            if call.tool not in self.tools:
+                problems.append(f"{where} gold: unknown tool {call.tool!r}")
+        if not v.checks and v.answer is None:
+            problems.append(f"{where}: a verifier needs checks or an answer check")
+        if task.kind == TaskKind.information and task.answer is None:
+            problems.append(f"{where}: an information task declares the type of its answer (tasks.jsonl 'answer')")
+        if (task.answer is None) != (v.answer is None):
+            problems.append(f"{where}: a task with an answer type needs an answer check, and only such a task")
+        names = [c.name for c in v.checks]
+        if len(set(names)) != len(names):
+            problems.append(f"{where}: check names must be unique")
+        if len(problems) > before:
+            return None
+        try:
+            checks = verify.run_checks(conn, v.checks, strict=True)
+            expected = compute_expected(conn, task.answer, v.answer) if task.answer and v.answer else None
+        except (verify.CheckSqlError, AnswerSqlError) as e:
+            problems.append(f"{where}: {e}")
+            return None
+        return CompiledTask(
+            task,
+            v,
+            expected,
+            checks,
+            verify.progress(v.checks, checks),
+            any(re.search(r"\binitial\s*\.", c.sql, re.I) for c in v.checks),
+            Frame(self.tables, EMPTY, permissive=True),
+        )
+
+
+def instance_id(template_id: str, world: str, row: int, underspecified: bool) -> str:
+    return f"{template_id}.{world}.{row}{'.u' if underspecified else ''}"
+
+
+_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*)\.(c|[sl]\d+d?)\.(\d+)(\.u)?$")
+
+
+def _parse_instance_id(task_id: str) -> tuple[str, str, int, bool] | None:
+    m = _INSTANCE.match(task_id)
+    if not m:
+        return None
+    return m.group(1), m.group(2), int(m.group(3)), bool(m.group(4))
 
 
 def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:
