@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 
 from awm import __version__
 from awm.console import make_console
+from awm.dataset_cli import export_cmd, tasks_cmd
 from awm.errors import AwmError
 from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
@@ -52,6 +53,8 @@ console = make_console()
 app.add_typer(gen_app, name="gen")
 app.command("eval")(eval_cmd)
 app.command("report")(report_cmd)
+app.command("tasks")(tasks_cmd)
+app.command("export")(export_cmd)
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
 

@@ -107,7 +107,7 @@ def validate_templates(
     for w, label in worlds:
         assert w is not None
         ids: list[str] = []
-        for tid, t in w.templates.items():
+        for tid in w.templates:
             where = f"template {tid} in world {label}" + (f" (seed {w.key.seed})" if w.key.seed is not None else "")
             try:
                 ct = w.instance(tid, stable_int(tid, label))
@@ -131,12 +131,14 @@ def validate_templates(
                 report.problems[report.problems.index(p)] = Problem(f"world {label}", f"{p.where}: {p.message}")
         if audit and ids:
             result = audit_world(w, ids)
-            report.stats["audit_probes"] = report.stats.get("audit_probes", 0) + len(result.adversarial) + len(
-                result.spellings
+            report.stats["audit_probes"] = (
+                report.stats.get("audit_probes", 0) + len(result.adversarial) + len(result.spellings)
             )
             for p in result.failures:
                 what = "a correct answer is rejected" if p.expect_pass else "a hack scores outcome 1"
-                report.add(f"template {p.task_id.split('.')[0]} in world {label}", f"audit: {what}: [{p.kind}] {p.description}")
+                report.add(
+                    f"template {p.task_id.split('.')[0]} in world {label}", f"audit: {what}: [{p.kind}] {p.description}"
+                )
             for err in result.errors:
                 report.add(f"audit in world {label}", err)
     report.stats["worlds"] = len(worlds) - 1

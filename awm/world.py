@@ -24,9 +24,6 @@ from typing import TYPE_CHECKING, Any
 from awm import verify
 from awm.answers import AnswerSqlError, Expected, compute_expected
 from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
-from awm.templates import TemplateError, instantiate, slot_rows, used_slots
-from awm.templates import join as join_templates
-from awm.worldgen import WorldBuildError, WorldKey, build_seed
 from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.frame import Frame, autokey_tables, declaration_problems, foreign_keys, free_map, predicate_problem
@@ -34,7 +31,10 @@ from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed
 from awm.sqlcheck import read_only_problem
+from awm.templates import TemplateError, instantiate, slot_rows, used_slots
+from awm.templates import join as join_templates
 from awm.tooling import NONDETERMINISTIC, StatementPlan, ToolDef, quote
+from awm.worldgen import WorldBuildError, WorldKey, build_seed
 
 if TYPE_CHECKING:
     from awm.episode import Episode
@@ -80,7 +80,9 @@ class World:
         self._canonical_files = files
         if not self.key.canonical:
             if files.builder_path is None:
-                raise WorldBuildError(f"{self.id} has no world builder (envs/{self.id}/world.py): only its canonical world")
+                raise WorldBuildError(
+                    f"{self.id} has no world builder (envs/{self.id}/world.py): only its canonical world"
+                )
             seed = build_seed(files.builder_path, self.key, self.clock)
             files = dataclasses.replace(files, seed=seed, tasks=[], verifiers=[])
         self.files = files
@@ -93,7 +95,9 @@ class World:
         self.tools: dict[str, ToolDef] = tools if tools is not None else self._import_tools(problems)
         if problems or conn is None:
             if not self.key.canonical:
-                raise WorldBuildError(f"{self.id} world {self.key.label} is not a valid database: " + "; ".join(problems))
+                raise WorldBuildError(
+                    f"{self.id} world {self.key.label} is not a valid database: " + "; ".join(problems)
+                )
             raise BundleError(self.id, problems)
         self.seed_blob: bytes = conn.serialize()
         self.plans: dict[str, StatementPlan] = {}
@@ -183,7 +187,9 @@ class World:
                 writes = sum(1 for c in inst.verifier.gold.calls if c.tool in self.tools and self.tools[c.tool].write)
                 task = inst.task
                 if task.difficulty is not None:
-                    task = task.model_copy(update={"difficulty": task.difficulty.model_copy(update={"write_steps": writes})})
+                    task = task.model_copy(
+                        update={"difficulty": task.difficulty.model_copy(update={"write_steps": writes})}
+                    )
                 problems: list[str] = []
                 ct = self._compile_one(conn, task, inst.verifier, problems)
             finally:
@@ -203,7 +209,9 @@ class World:
         if underspecified:
             pool = [t for t in pool if self.templates[t].task.underspecified_instruction]
         if not pool:
-            raise TemplateError(f"{self.id}: no template to draw from" + (" with an underspecified phrasing" if underspecified else ""))
+            raise TemplateError(
+                f"{self.id}: no template to draw from" + (" with an underspecified phrasing" if underspecified else "")
+            )
         tid = pool[stable_int(self.id, "template", seed) % len(pool)]
         vague = underspecified
         if vague is None:
@@ -227,11 +235,15 @@ class World:
                 continue
             missing = sorted(used_slots(t) - set(cols))
             if missing:
-                problems.append(f"template {t.id!r} uses slots its slots query does not return: {missing} (it returns {cols})")
+                problems.append(
+                    f"template {t.id!r} uses slots its slots query does not return: {missing} (it returns {cols})"
+                )
             if t.task.kind == TaskKind.information and t.task.answer is None:
                 problems.append(f"template {t.id!r}: an information template declares the type of its answer")
             if (t.task.answer is None) != (t.verifier.answer is None):
-                problems.append(f"template {t.id!r}: a template with an answer type needs an answer check, and only such one")
+                problems.append(
+                    f"template {t.id!r}: a template with an answer type needs an answer check, and only such one"
+                )
             for call in t.verifier.gold.calls:
                 if call.tool not in self.tools:
                     problems.append(f"template {t.id!r} gold: unknown tool {call.tool!r}")

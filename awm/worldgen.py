@@ -67,7 +67,9 @@ class WorldKey:
             distractors = label.endswith("d")
             return cls(int(label[1 : -1 if distractors else None]), scale, distractors)
         except (KeyError, ValueError, IndexError):
-            raise WorldBuildError(f"bad world label {label!r}: use c, s<seed>, l<seed>, optionally ending in d") from None
+            raise WorldBuildError(
+                f"bad world label {label!r}: use c, s<seed>, l<seed>, optionally ending in d"
+            ) from None
 
 
 class WorldBuildError(AwmError):

@@ -11,12 +11,14 @@ from typing import Any
 import gymnasium as gym
 
 from awm.actions import MAX_ACTION, MAX_OBSERVATION, agent_tools, apply_action, observation_text, step_info
+from awm.distribution import TaskDistribution, TaskMode, WorldMode
 from awm.episode import Episode
 from awm.errors import EpisodeClosedError
 from awm.gym.spaces import AnyText
 from awm.registry import default_registry, registry_for
 from awm.rewards import RewardFn, RewardSpec
-from awm.world import World
+from awm.world import CompiledTask, World
+from awm.worldgen import Scale
 
 
 class AwmEnv(gym.Env[str, str]):
@@ -39,12 +41,39 @@ class AwmEnv(gym.Env[str, str]):
         reward: str | RewardSpec | RewardFn | None = None,
         render_mode: str | None = None,
         paths: Sequence[str] | None = None,
-        world: World | None = None,
+        world: World | str | None = None,
+        tasks: str = "fixed",
+        scale: str = "small",
+        distractors: bool = False,
+        num_worlds: int = 0,
+        start_world: int = 0,
+        templates: Sequence[str] | None = None,
+        underspecified: bool | None = None,
     ):
-        self.world = world or (registry_for(tuple(paths)) if paths else default_registry()).load(env)
+        """``world``: ``"canonical"`` (the bundle's seed data, default), ``"random"`` (a world built from
+        each reset's seed; needs ``tasks="templates"``) or a compiled ``World``. ``tasks``: ``"fixed"``,
+        ``"templates"`` or ``"all"``. The rest shape the distribution (``awm.distribution``)."""
+        registry = registry_for(tuple(paths)) if paths else default_registry()
+        if isinstance(world, World):
+            self.world = world
+            self.distribution: TaskDistribution | None = None
+        else:
+            self.distribution = TaskDistribution(
+                env,
+                world=WorldMode(world or "canonical"),
+                tasks=TaskMode(tasks),
+                scale=Scale(scale),
+                distractors=distractors,
+                num_worlds=num_worlds,
+                start_world=start_world,
+                templates=tuple(templates) if templates is not None else None,
+                underspecified=underspecified,
+                registry=registry,
+            )
+            self.world = registry.load(env)
         self.task_id = task_id
         if task_id is not None:
-            self.world.task(task_id)  # fail early on an unknown task
+            self._resolve(task_id)  # fail early on an unknown task
         self.reward_spec = reward
         self.render_mode = render_mode
         self.action_space = AnyText(MAX_ACTION)
@@ -61,7 +90,13 @@ class AwmEnv(gym.Env[str, str]):
         task_id = options.get("task_id", self.task_id)
         if self.episode is not None:
             self.episode.close()
-        self.episode = self.world.episode(task_id, seed=task_seed, reward=options.get("reward", self.reward_spec))
+        if task_id is not None:
+            self.world, ct = self._resolve(task_id)
+        elif self.distribution is not None:
+            self.world, ct = self.distribution.draw(task_seed)
+        else:
+            ct = self.world.task(None, task_seed)
+        self.episode = self.world.episode(ct.id, seed=task_seed, reward=options.get("reward", self.reward_spec))
         task = self.episode.task.task
         self._last = task.instruction
         info = {
@@ -71,7 +106,11 @@ class AwmEnv(gym.Env[str, str]):
             "instruction": task.instruction,
             "tools": self.tools_for(task.id),
             "seed": task_seed,
+            "world": self.world.key.label,
         }
+        if task.template is not None:
+            info["template"] = task.template
+            info["difficulty"] = task.difficulty.model_dump() if task.difficulty else None
         return task.instruction, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -115,11 +154,17 @@ class AwmEnv(gym.Env[str, str]):
         """An independent env whose episode continues from this one's current state."""
         ep = self._require_episode()
         other = AwmEnv(self.world.id, self.task_id, self.reward_spec, self.render_mode, world=self.world)
+        other.distribution = self.distribution
         other.episode = ep.fork()
         other._last = self._last
         return other
 
     # -- internals ------------------------------------------------------------------------------
+    def _resolve(self, task_id: str) -> tuple[World, CompiledTask]:
+        if self.distribution is not None:
+            return self.distribution.resolve(task_id)
+        return self.world, self.world.task(task_id)
+
     def _after_end(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
         msg = "the episode has ended; call reset() to start a new one"
         obs = json.dumps({"ok": False, "error": {"code": "episode_ended", "message": msg}})

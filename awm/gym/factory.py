@@ -20,12 +20,15 @@ def make_env(
     history: int | None = None,
     render_mode: str | None = None,
     paths: Sequence[str] | None = None,
+    **distribution: Any,
 ) -> gym.Env:
     """``action_format``: json | openai | hermes. ``observation``: text (the tool result as JSON) or chat
-    (the message list; ``history`` = last k turns)."""
+    (the message list; ``history`` = last k turns). ``distribution``: where tasks come from (``world``,
+    ``tasks``, ``scale``, ``distractors``, ``num_worlds``, ``start_world``, ``templates``,
+    ``underspecified``; see ``AwmEnv``)."""
     if observation not in ("text", "chat"):
         raise ValueError(f"observation must be 'text' or 'chat', not {observation!r}")
-    e: gym.Env = AwmEnv(env, task_id=task_id, reward=reward, render_mode=render_mode, paths=paths)
+    e: gym.Env = AwmEnv(env, task_id=task_id, reward=reward, render_mode=render_mode, paths=paths, **distribution)
     if action_format != "json":
         e = ToolCallFormat(e, action_format)
     if observation == "chat":
