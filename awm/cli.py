@@ -16,6 +16,7 @@ from typer.core import TyperGroup
 from awm import __version__
 from awm.console import make_console
 from awm.dataset_cli import export_cmd, tasks_cmd
+from awm.distribution import TaskDistribution
 from awm.errors import AwmError
 from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
@@ -92,7 +93,7 @@ def list_envs(
             except AwmError as e:
                 row["error"] = str(e)
             else:
-                row |= {"tables": len(w.tables), "tools": len(w.tools), "tasks": len(w.tasks)}
+                row |= {"tables": len(w.tables), "tools": len(w.tools), "tasks": len(w.task_ids)}
                 row["title"] = w.manifest.title
         rows.append(row)
     if as_json:
@@ -196,13 +197,16 @@ def audit(
 @app.command()
 def demo(
     env: Annotated[str, typer.Argument(help="environment")] = "online_store",
-    task: Annotated[str | None, typer.Option(help="task id (default: the env's default task)")] = None,
+    task: Annotated[
+        str | None, typer.Option(help="task id or template instance id (default: the env's default task)")
+    ] = None,
     path: PathOpt = None,
 ) -> None:
     """Play one task with its gold solution, printing each step's call, result, diff and rewards."""
     try:
-        world = Registry(path or []).load(env)
-        ct = world.task(task or world.default_task)
+        reg = Registry(path or [])
+        world = reg.load(env)
+        world, ct = TaskDistribution(env, registry=reg).resolve(task or world.default_task)
     except AwmError as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(1) from e

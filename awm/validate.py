@@ -150,7 +150,7 @@ def validate_world(world: World, report: Report, *, audit: bool = True) -> None:
         "tables": len(world.tables),
         "tools": len(world.tools),
         "write_tools": sum(t.write for t in world.tools.values()),
-        "tasks": len(world.tasks),
+        "tasks": len(world.task_ids),
         "seed_rows": sum(len(r) for r in world.files.seed.tables.values()),
     }
     for t in world.tools.values():

@@ -143,7 +143,12 @@ class World:
             return ct
         inst = _parse_instance_id(task_id)
         if inst is not None and inst[0] in self.templates and inst[1] == self.key.label:
-            return self.instance(inst[0], inst[2], underspecified=inst[3])
+            ct = self.instance(inst[0], inst[2], underspecified=inst[3])
+            if ct.id == task_id:
+                return ct
+            rows = len(self._slot_rows[inst[0]][1])
+            last = instance_id(inst[0], inst[1], rows - 1, inst[3])  # rows run 0 .. rows - 1 in this world
+            raise UnknownTaskError(self.id, task_id, [instance_id(inst[0], inst[1], 0, inst[3]), last])
         known = self.task_ids + self.template_ids
         raise UnknownTaskError(self.id, task_id, difflib.get_close_matches(task_id, known, 3)) from None
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import random
+import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -27,11 +28,13 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from faker import Faker
+from pydantic import ValidationError
 
 from awm.bundle import SeedData
 from awm.errors import AwmError
 
 T = TypeVar("T")
+_LABEL = re.compile(r"([sl])(0|[1-9][0-9]*)(d?)")
 
 
 class Scale(StrEnum):
@@ -62,14 +65,10 @@ class WorldKey:
     def parse(cls, label: str) -> WorldKey:
         if label == "c":
             return cls()
-        try:
-            scale = {"s": Scale.small, "l": Scale.large}[label[0]]
-            distractors = label.endswith("d")
-            return cls(int(label[1 : -1 if distractors else None]), scale, distractors)
-        except (KeyError, ValueError, IndexError):
-            raise WorldBuildError(
-                f"bad world label {label!r}: use c, s<seed>, l<seed>, optionally ending in d"
-            ) from None
+        m = _LABEL.fullmatch(label)
+        if m is None:  # strict, the inverse of label: int() alone takes "s+1", "s01", "s1_0", "s 1"
+            raise WorldBuildError(f"bad world label {label!r}: use c, s<seed>, l<seed>, optionally ending in d")
+        return cls(int(m.group(2)), Scale.small if m.group(1) == "s" else Scale.large, bool(m.group(3)))
 
 
 class WorldBuildError(AwmError):
@@ -179,4 +178,11 @@ def build_seed(path: Path, key: WorldKey, clock: datetime) -> SeedData:
         raise WorldBuildError(f"{path.parent.name} world {key.label}: build failed: {type(e).__name__}: {e}") from e
     if not isinstance(tables, dict):
         raise WorldBuildError(f"{path}: build() must return a dict of table -> rows, got {type(tables).__name__}")
-    return SeedData(tables=tables)
+    try:
+        return SeedData(tables=tables)
+    except ValidationError as e:  # e.g. a table mapped to something other than a list of row dicts
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise WorldBuildError(
+            f"{path}: build() must return table -> list of row dicts: {where}: {first['msg']}"
+        ) from None

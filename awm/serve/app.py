@@ -164,7 +164,15 @@ class _Views:
             "episode_id": slot.id,
             "env": slot.env,
             "env_id": f"awm/{world.id}-v{world.version}",
-            "task": {"id": ep.task.id, "kind": str(task.kind), "instruction": task.instruction, **_answer_of(task)},
+            "task": {
+                "id": ep.task.id,
+                "kind": str(task.kind),
+                "instruction": task.instruction,
+                **_answer_of(task),
+                "world": world.key.label,
+                "template": task.template,
+                "difficulty": task.difficulty.model_dump() if task.difficulty else None,
+            },
             "seed": ep.seed,
             "steps": ep.steps,
             "done": ep.done,
@@ -494,7 +502,7 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
                     "env_id": f"awm/{n}-v{w.version}",
                     "title": w.manifest.title,
                     "tools": len(w.tools),
-                    "tasks": len(w.tasks),
+                    "tasks": len(w.task_ids),
                     "mcp": f"/envs/{n}/mcp",
                 }
             )
@@ -508,7 +516,8 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         responses=_responses(m.EnvDetail, 404, 422, auth=auth),
     )
     async def get_env(env: str) -> Response:
-        """The manifest, the tools and every task with its instruction and answer schema."""
+        """The manifest, the tools, every task and template with its instruction and answer schema, and
+        whether the environment builds random worlds (``POST /episodes`` with ``world: random``)."""
         w = store.world(env)
         return FastJSON(
             {
@@ -517,8 +526,13 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
                 "tools": [s.model_dump() for s in w.tool_specs()],
                 "tasks": [
                     {"id": t.id, "kind": str(t.task.kind), "instruction": t.task.instruction, **_answer_of(t.task)}
-                    for t in w.tasks.values()
+                    for t in (w.tasks[tid] for tid in w.task_ids)
                 ],
+                "templates": [
+                    {"id": t.id, "kind": str(t.task.kind), "instruction": t.task.instruction, **_answer_of(t.task)}
+                    for t in w.templates.values()
+                ],
+                "world_builder": w.files.builder_path is not None,
             }
         )
 
@@ -533,7 +547,9 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
     async def create_episode(body: m.CreateEpisode) -> Response:
         """A new episode; its ``episode_id`` is also what its agent sends (``X-AWM-Episode`` over MCP, or the
         path of the agent plane's routes)."""
-        return FastJSON(views.episode(store.create(body.env, body.task_id, body.seed, body.reward)), status_code=201)
+        dist = {k: getattr(body, k) for k in ("world", "tasks", "scale", "distractors", "num_worlds", "start_world")}
+        slot = store.create(body.env, body.task_id, body.seed, body.reward, distribution=dist)
+        return FastJSON(views.episode(slot), status_code=201)
 
     @app.get(
         "/episodes/{episode_id}",

@@ -18,9 +18,21 @@ RewardPreset = Literal[tuple(sorted(PRESETS))]  # type: ignore[valid-type]
 class CreateEpisode(BaseModel):
     model_config = ConfigDict(extra="forbid")
     env: str
-    task_id: str | None = Field(None, description="default: chosen from the seed")
+    task_id: str | None = Field(
+        None, description="a fixed task, or a template instance id (template.world.row); default: drawn from the seed"
+    )
     seed: int = 0
     reward: RewardPreset | None = Field(None, description="reward preset (default: outcome)")  # type: ignore[valid-type]
+    world: Literal["canonical", "random"] = Field(
+        "canonical", description="canonical: the bundle's seed data; random: a world built from the seed"
+    )
+    tasks: Literal["fixed", "templates", "all"] = Field(
+        "fixed", description="where a drawn task comes from (random worlds need templates)"
+    )
+    scale: Literal["small", "large"] = "small"
+    distractors: bool = False
+    num_worlds: int = Field(0, ge=0, le=2**31, description="draw worlds from this many (0: one per seed)")
+    start_world: int = Field(0, ge=0, le=2**31, description="the first world seed")
 
 
 class CallBody(BaseModel):
@@ -85,6 +97,12 @@ class TaskInfo(BaseModel):
     answer: dict[str, Any] | None = Field(description="the answer's JSON Schema (never its value); null: no answer")
 
 
+class EpisodeTask(TaskInfo):
+    world: str = Field(description="the initial world: c (canonical), s<seed> or l<seed> (built), d: distractors")
+    template: str | None = Field(description="the template of an instance; null: a fixed task")
+    difficulty: dict[str, Any] | None = Field(description="an instance's difficulty features")
+
+
 class ToolInfo(BaseModel):
     name: str
     description: str
@@ -97,6 +115,8 @@ class EnvDetail(BaseModel):
     manifest: dict[str, Any]
     tools: list[ToolInfo]
     tasks: list[TaskInfo]
+    templates: list[TaskInfo] = Field(description="parametric tasks; instructions hold {slots}")
+    world_builder: bool = Field(description="whether episodes can start on built worlds (world: random)")
 
 
 class EpisodeState(BaseModel):
@@ -126,7 +146,7 @@ class EpisodeView(BaseModel):
     episode_id: str = Field(description="unguessable; also the agent's credential for this episode")
     env: str
     env_id: str
-    task: TaskInfo
+    task: EpisodeTask
     seed: int
     steps: int
     done: bool

@@ -15,10 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from awm.distribution import DistributionError, TaskDistribution
 from awm.episode import Episode, Snapshot, StepResult
 from awm.errors import AwmError
 from awm.registry import Registry
+from awm.templates import TemplateError
 from awm.world import World
+from awm.worldgen import WorldBuildError
 
 T = TypeVar("T")
 
@@ -104,12 +107,27 @@ class EpisodeStore:
         return self.registry.load(env)
 
     def create(
-        self, env: str, task_id: str | None = None, seed: int = 0, reward: Any = None, session: str | None = None
+        self,
+        env: str,
+        task_id: str | None = None,
+        seed: int = 0,
+        reward: Any = None,
+        session: str | None = None,
+        distribution: dict[str, Any] | None = None,
     ) -> Slot:
-        world = self.world(env)
+        """A new episode: ``task_id`` (fixed or instance id), else drawn from ``seed`` by ``distribution``
+        (``awm.distribution.TaskDistribution``'s options; default: the canonical world's fixed tasks)."""
+        self.world(env)
         self._make_room()
         try:
-            episode = world.episode(task_id, seed=seed, reward=reward)
+            dist = TaskDistribution(env, registry=self.registry, **(distribution or {}))
+        except DistributionError as e:
+            raise ApiError("invalid_request", 400, str(e)) from e
+        try:
+            world, ct = dist.resolve(task_id) if task_id is not None else dist.draw(seed)
+            episode = world.episode(ct.id, seed=seed, reward=reward)
+        except (WorldBuildError, TemplateError) as e:
+            raise ApiError("invalid_request", 400, str(e)) from e
         except AwmError as e:
             raise ApiError("unknown_task", 404, str(e)) from e
         except ValueError as e:

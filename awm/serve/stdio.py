@@ -11,13 +11,18 @@ import mcp_types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from awm.distribution import TaskDistribution
 from awm.episode import Episode
 from awm.registry import Registry
 from awm.serve.mcp_server import call_tool, mcp_tools, tool_result
 
 
 def build_stdio_server(registry: Registry, env: str, task_id: str | None = None, seed: int = 0) -> Server[Any]:
-    world = registry.load(env)
+    if task_id is not None:  # a fixed task, or a template instance on its own world
+        world, ct = TaskDistribution(env, registry=registry).resolve(task_id)
+        task_id = ct.id
+    else:
+        world = registry.load(env)
     state: dict[str, Episode] = {"ep": world.episode(task_id, seed=seed)}
 
     listing = mcp_tools(world, state["ep"].task.task)  # every episode of this process runs the same task
