@@ -86,7 +86,8 @@ def bench_env(reg: Registry, env: str, seeds: int, large: int, validate: int) ->
         inst = report.stats.get("instances", 0)
         label = "with audit" if audit else "no audit  "
         ok = "ok" if report.ok else f"{len(report.problems)} PROBLEMS"
-        print(f"  validate --seeds {n:<4} {label}        {inst / dt:8.1f} instances/s ({inst} instances, {dt:.1f} s, {ok})")
+        rate = f"{inst / dt:8.1f} instances/s"
+        print(f"  validate --seeds {n:<4} {label}        {rate} ({inst} instances, {dt:.1f} s, {ok})")
 
 
 def main() -> None:
