@@ -12,7 +12,6 @@ and templates (``split_templates``), and measure generalisation on what training
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -36,9 +35,6 @@ class TaskMode(StrEnum):
 
 class DistributionError(AwmError):
     """An impossible combination of options, or an id that names no world or task."""
-
-
-_INSTANCE = re.compile(r"^[a-z][a-z0-9_]*\.(c|[sl]\d+d?)\.\d+(\.u)?$")
 
 
 @dataclass(frozen=True)
@@ -97,11 +93,7 @@ class TaskDistribution:
 
     def resolve(self, task_id: str) -> tuple[World, CompiledTask]:
         """A task by id: a fixed task, or an instance id (``template.world.row[.u]``) on its own world."""
-        if m := _INSTANCE.match(task_id):
-            world = self.registry.world(self.env, WorldKey.parse(m.group(1)))
-        else:
-            world = self.registry.load(self.env)
-        return world, world.task(task_id)
+        return self.registry.load(self.env).resolve(task_id)
 
     def _pool(self, world: World) -> list[str]:
         return list(self.templates) if self.templates is not None else world.template_ids

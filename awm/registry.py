@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -24,7 +23,6 @@ from awm.world import World
 from awm.worldgen import WorldKey
 
 ENV_VAR = "AWM_PATH"
-MAX_BUILT_WORLDS = 256  # built worlds kept per registry (a small one holds ~0.2 MiB of seed blob)
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
 # the environments shipped with AWM Gym: the checkout's envs/ + verifiers/, or the copy inside a wheel
@@ -78,8 +76,6 @@ class Registry:
         self._worlds: dict[str, World] = {}
         self._lock = threading.Lock()
         self._entries: dict[str, Entry] | None = None
-        self._built: OrderedDict[tuple[str, WorldKey], World] = OrderedDict()
-        self._building: dict[tuple[str, WorldKey], threading.Lock] = {}
 
     def entries(self) -> dict[str, Entry]:
         """Every bundle found, first root wins on a name clash."""
@@ -120,34 +116,14 @@ class Registry:
             return world
 
     def world(self, name: str, key: WorldKey | None = None) -> World:
-        """The environment on the world ``key`` (None: canonical). Built worlds are cached, the
-        ``MAX_BUILT_WORLDS`` most recently used kept; a world is built once per process and key."""
+        """The environment on the world ``key`` (None: canonical); built worlds are cached by ``World.variant``."""
         base = self.load(name)
-        if key is None or key.canonical:
-            return base
-        ck = (name, key)
-        with self._lock:
-            if ck in self._built:
-                self._built.move_to_end(ck)
-                return self._built[ck]
-            lock = self._building.setdefault(ck, threading.Lock())
-        with lock:  # builds of different worlds run concurrently; the same world is built once
-            with self._lock:
-                if ck in self._built:
-                    return self._built[ck]
-            world = base.variant(key)
-            with self._lock:
-                self._built[ck] = world
-                self._building.pop(ck, None)
-                while len(self._built) > MAX_BUILT_WORLDS:
-                    self._built.popitem(last=False)
-            return world
+        return base if key is None else base.variant(key)
 
     def refresh(self) -> None:
         with self._lock:
             self._entries = None
             self._worlds.clear()
-            self._built.clear()
 
 
 @cache

@@ -15,6 +15,7 @@ import re
 import sqlite3
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -57,6 +58,7 @@ class CompiledTask:
         return self.task.id
 
 
+MAX_BUILT_WORLDS = 256  # built worlds kept per environment (a small one holds ~0.2-0.5 MiB)
 RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # actions every surface handles itself
 
 
@@ -108,6 +110,9 @@ class World:
         if self.key.canonical:
             problems += self._check_templates(conn)
         self._lock = threading.RLock()
+        self._parent: World | None = None  # a built world's canonical world
+        self._variants: OrderedDict[WorldKey, World] = OrderedDict()
+        self._building: dict[WorldKey, threading.Lock] = {}
         self.tasks: dict[str, CompiledTask] = self._compile_tasks(conn, problems)
         conn.close()
         if problems:
@@ -276,10 +281,37 @@ class World:
         return dataclasses.replace(ct, frame=frame)
 
     def variant(self, key: WorldKey) -> World:
-        """The same environment on another initial world (tools shared, not re-imported)."""
+        """The same environment on another initial world (tools shared, not re-imported).
+
+        Built worlds are cached on the canonical world (the ``MAX_BUILT_WORLDS`` most recently used):
+        each is built once per process; concurrent requests for one world wait for one build."""
         if key == self.key:
             return self
-        return World(self._canonical_files, key=key, tools=self.tools)
+        if self._parent is not None:
+            return self._parent.variant(key)
+        with self._lock:
+            if key in self._variants:
+                self._variants.move_to_end(key)
+                return self._variants[key]
+            building = self._building.setdefault(key, threading.Lock())
+        with building:
+            with self._lock:
+                if key in self._variants:
+                    return self._variants[key]
+            world = World(self._canonical_files, key=key, tools=self.tools)
+            world._parent = self
+            with self._lock:
+                self._variants[key] = world
+                self._building.pop(key, None)
+                while len(self._variants) > MAX_BUILT_WORLDS:
+                    self._variants.popitem(last=False)
+            return world
+
+    def resolve(self, task_id: str) -> tuple[World, CompiledTask]:
+        """A task by id on its own world: a fixed task here, or an instance id (``template.world.row[.u]``)."""
+        inst = _parse_instance_id(task_id)
+        world = self.variant(WorldKey.parse(inst[1])) if inst is not None else self
+        return world, world.task(task_id)
 
     def tool_specs(self) -> list[ToolSpec]:
         """The tools as records (built once; the list is a fresh copy, the records are frozen)."""

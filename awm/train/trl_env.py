@@ -61,7 +61,12 @@ class AwmToolEnv:
             raise ValueError(f"{type(self).__name__} runs task {bound!r}, not {task_id!r}; route rows with task_rows")
         if self.episode is not None:
             self.episode.close()
-        self.episode = self.world.episode(task_id if task_id is not None else bound, seed=int(seed or 0))
+        tid = task_id if task_id is not None else bound
+        if tid is None:
+            self.episode = self.world.episode(None, seed=int(seed or 0))
+        else:  # a fixed task, or a template instance (from ``awm export``) on its own built world
+            world, ct = self.world.resolve(tid)
+            self.episode = world.episode(ct.id, seed=int(seed or 0))
         self.channels, self.final, self.truncated = [], None, False
         return None
 
