@@ -7,12 +7,14 @@ res = ep.call("search_products", {"query": "lamp"})
 res = ep.submit(answer="...")
 """
 
+from awm.distribution import TaskDistribution, split_templates
 from awm.episode import Episode, StepResult
 from awm.errors import AwmError, BundleError, EpisodeClosedError, ToolError, UnknownEnvironmentError
 from awm.registry import Registry, load
 from awm.remote import RemoteEnv, remote
 from awm.rewards import RewardChannels, RewardSpec
 from awm.world import World
+from awm.worldgen import Scale, WorldKey
 
 __all__ = [
     "AwmError",
@@ -23,12 +25,16 @@ __all__ = [
     "RemoteEnv",
     "RewardChannels",
     "RewardSpec",
+    "Scale",
     "StepResult",
+    "TaskDistribution",
     "ToolError",
     "UnknownEnvironmentError",
     "World",
+    "WorldKey",
     "load",
     "remote",
+    "split_templates",
 ]
 __version__ = "0.1.0"
 

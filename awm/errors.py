@@ -6,6 +6,10 @@ AwmError
 ├── ToolDefinitionError      a @tool function whose signature cannot become a schema
 ├── UnknownEnvironmentError  no such environment in the registry (with "did you mean")
 ├── UnknownTaskError         no such task in an environment
+├── WorldBuildError          a world builder (world.py) is missing, fails, or breaks the schema (awm.worldgen)
+├── TemplateError            a template has no instance in a world, or a bad slot (awm.templates)
+├── DistributionError        impossible task-distribution options (awm.distribution)
+├── ExportError              nothing to export, or an instance whose gold does not score (awm.export)
 ├── EpisodeError             misuse of an episode
 │   └── EpisodeClosedError   a call or submit after the episode ended
 └── ToolError                raised by environment code: the agent did something wrong;

@@ -242,10 +242,15 @@ def write(rows: Iterable[dict[str, Any]], out: Path, fmt: ExportFormat, columns:
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == ExportFormat.jsonl:
         n = 0
-        with out.open("w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps({c: row[c] for c in columns}, ensure_ascii=False) + "\n")
-                n += 1
+        part = out.with_name(out.name + ".part")  # a failed export leaves no partial file that looks complete
+        try:
+            with part.open("w", encoding="utf-8") as f:
+                for row in rows:
+                    f.write(json.dumps({c: row[c] for c in columns}, ensure_ascii=False) + "\n")
+                    n += 1
+            part.replace(out)
+        finally:
+            part.unlink(missing_ok=True)
         return n
     import duckdb
 

@@ -9,6 +9,7 @@ initial state, the template and the instance seed.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
 from collections.abc import Iterable
@@ -57,6 +58,8 @@ def sql_literal(v: Any) -> str:
         return "NULL"
     if isinstance(v, bool):
         return "1" if v else "0"
+    if isinstance(v, float) and not math.isfinite(v):  # SQLite holds infinities; repr() would give a name
+        return "NULL" if math.isnan(v) else "9e999" if v > 0 else "-9e999"
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, (list, dict)):
