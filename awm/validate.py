@@ -116,28 +116,26 @@ def validate_templates(
                     continue  # templates may target built worlds only
                 report.add(where, str(e))
                 continue
-            before = len(report.problems)
-            _validate_task(w, ct.id, report)
-            for p in report.problems[before:]:
-                report.problems[report.problems.index(p)] = Problem(where, f"{p.where}: {p.message}")
-            if len(report.problems) == before:
+            sub = Report(world.id)
+            _validate_task(w, ct.id, sub)
+            report.problems += [Problem(where, str(p)) for p in sub.problems]
+            if sub.ok:
                 ids.append(ct.id)
             instances += 1
-        if label != "c":
-            before = len(report.problems)
-            if ids:
-                _probe_tools(w, report, ids[0])
-            for p in report.problems[before:]:
-                report.problems[report.problems.index(p)] = Problem(f"world {label}", f"{p.where}: {p.message}")
+        if label != "c" and ids:
+            sub = Report(world.id)
+            _probe_tools(w, sub, ids[0])
+            report.problems += [Problem(f"world {label}", str(p)) for p in sub.problems]
         if audit and ids:
             result = audit_world(w, ids)
             report.stats["audit_probes"] = (
                 report.stats.get("audit_probes", 0) + len(result.adversarial) + len(result.spellings)
             )
-            for p in result.failures:
-                what = "a correct answer is rejected" if p.expect_pass else "a hack scores outcome 1"
+            for probe in result.failures:
+                what = "a correct answer is rejected" if probe.expect_pass else "a hack scores outcome 1"
                 report.add(
-                    f"template {p.task_id.split('.')[0]} in world {label}", f"audit: {what}: [{p.kind}] {p.description}"
+                    f"template {probe.task_id.split('.')[0]} in world {label}",
+                    f"audit: {what}: [{probe.kind}] {probe.description}",
                 )
             for err in result.errors:
                 report.add(f"audit in world {label}", err)
