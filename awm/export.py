@@ -198,7 +198,8 @@ def _row(world: World, ct: CompiledTask, plan: ExportPlan, index: int) -> dict[s
 
 
 def trajectory_rows(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
-    """Trajectory JSONL (``RecordTrajectory``, ``awm eval``) flattened to one type per column."""
+    """Trajectory JSONL (``RecordTrajectory`` lines, or an eval run's ``results.jsonl``, whose records hold
+    one each) flattened to one type per column."""
     from awm.gym.trajectory import TrajectoryRecord
 
     for path in paths:
@@ -206,7 +207,10 @@ def trajectory_rows(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
             if not line.strip():
                 continue
             try:
-                rec = TrajectoryRecord.model_validate_json(line)
+                data = json.loads(line)
+                if isinstance(data, dict) and isinstance(data.get("trajectory"), dict):
+                    data = data["trajectory"]  # a line of an eval run's results.jsonl
+                rec = TrajectoryRecord.model_validate(data)
             except ValueError as e:
                 raise ExportError(f"{path}:{n}: not a trajectory record: {str(e).splitlines()[0]}") from None
             yield {
@@ -270,3 +274,27 @@ def write(rows: Iterable[dict[str, Any]], out: Path, fmt: ExportFormat, columns:
         finally:
             con.close()
     return n
+
+
+def read_task_ids(path: Path) -> list[str]:
+    """The ``task_id`` column of an exported dataset (JSONL or Parquet), in order."""
+    if not path.is_file():
+        raise ExportError(f"{path}: no such file")
+    if path.suffix == ".parquet":
+        import duckdb
+
+        con = duckdb.connect()
+        try:
+            return [r[0] for r in con.execute("SELECT task_id FROM read_parquet(?)", [str(path)]).fetchall()]
+        except duckdb.Error as e:
+            raise ExportError(f"{path}: cannot read a task_id column: {e}") from None
+        finally:
+            con.close()
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                out.append(str(json.loads(line)["task_id"]))
+            except (ValueError, KeyError, TypeError):
+                raise ExportError(f"{path}:{n}: not a row with a task_id") from None
+    return out

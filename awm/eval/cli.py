@@ -36,7 +36,13 @@ def eval_cmd(
     ] = None,
     envs: Annotated[str, typer.Option(help="'all' or a comma-separated list of environments")] = "all",
     tasks: Annotated[str, typer.Option(help="'all', or N: the same N tasks of each env in every run")] = "all",
-    task_id: Annotated[list[str] | None, typer.Option("--task-id", help="only these task ids")] = None,
+    task_id: Annotated[
+        list[str] | None, typer.Option("--task-id", help="only these task ids (fixed, or template instance ids)")
+    ] = None,
+    task_file: Annotated[
+        Path | None,
+        typer.Option("--task-file", help="run the task_id column of a dataset from awm export (JSONL or Parquet)"),
+    ] = None,
     k: Annotated[int, typer.Option("--k", help="trials per task (pass@k, pass^k)")] = 1,
     seed: Annotated[int, typer.Option(help="run seed; each trial's seed is sha256-derived from it")] = 0,
     concurrency: Annotated[int, typer.Option(help="episodes in flight")] = 8,
@@ -79,6 +85,7 @@ def eval_cmd(
     from awm.eval.records import Status
     from awm.eval.report import build_report, print_report
     from awm.eval.runner import EvalConfig, EvalConfigError, plan, run_eval
+    from awm.export import read_task_ids
 
     meta: dict[str, object] = {}
     if agent == "openai":
@@ -135,7 +142,7 @@ def eval_cmd(
         out=out or Path("runs") / slug,
         envs=None if envs == "all" else [e.strip() for e in envs.split(",") if e.strip()],
         tasks=None if tasks == "all" else int(tasks),
-        task_ids=task_id,
+        task_ids=[*(task_id or []), *read_task_ids(task_file)] if task_file else task_id,
         k=k,
         seed=seed,
         concurrency=concurrency,

@@ -41,7 +41,7 @@ from awm.eval.records import EvalRecord, InfraProblem, Status, TokenUsage
 from awm.gym.factory import make_env
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
 from awm.registry import Registry, default_registry, registry_for
-from awm.world import stable_int
+from awm.world import World, stable_int
 
 RESULTS = "results.jsonl"
 RUN_INFO = "run.json"
@@ -112,19 +112,34 @@ def plan(cfg: EvalConfig, registry: Registry | None = None) -> list[Job]:
             raise EvalConfigError(str(e)) from e
         ids = list(world.task_ids)
         if cfg.task_ids:
-            ids = [t for t in ids if t in set(cfg.task_ids)]
+            wanted = set(cfg.task_ids)
+            ids = [t for t in ids if t in wanted] + [t for t in dict.fromkeys(cfg.task_ids) if _instance_of(world, t)]
         if cfg.tasks is not None:
             ids = sorted(ids, key=lambda t: stable_int("tasks", env, t))[: cfg.tasks]
-            ids = [t for t in world.task_ids if t in ids]
+            ids = [t for t in world.task_ids if t in ids] + [t for t in ids if t not in world.task_ids]
         for task_id in ids:
             for trial in range(cfg.k):
                 jobs.append(Job(env, task_id, trial, stable_int("eval", cfg.seed, env, task_id, trial) % 2**31))
     if cfg.task_ids:
         known = [t for env in names for t in reg.load(env).task_ids]
-        unknown = [t for t in dict.fromkeys(cfg.task_ids) if t not in set(known)]
+        planned = {j.task_id for j in jobs}
+        unknown = [t for t in dict.fromkeys(cfg.task_ids) if t not in set(known) and t not in planned]
         if unknown:
             raise EvalConfigError(f"no task {', '.join(unknown)} in {', '.join(names)}.{_suggest(unknown, known)}")
     return jobs
+
+
+def _instance_of(world: World, task_id: str) -> bool:
+    """Whether ``task_id`` is an instance of one of this world's templates (``template.world.row[.u]``);
+    an instance id naming a template of this world that does not resolve is an error, not a skip."""
+    head = task_id.split(".", 1)[0]
+    if head not in world.templates or task_id.count(".") < 2:
+        return False
+    try:
+        world.resolve(task_id)
+    except AwmError as e:
+        raise EvalConfigError(f"{world.id}: {e}") from e
+    return True
 
 
 def _suggest(unknown: Sequence[str], known: Sequence[str]) -> str:
@@ -295,7 +310,7 @@ async def run_episode(
     """One episode; returns its record, and a message when the run must stop (the endpoint refused)."""
     started = time.perf_counter()
     reg = registry or _registry(cfg.paths)
-    world = reg.load(job.env)
+    world, _ = reg.load(job.env).resolve(job.task_id)  # a fixed task, or an instance on its built world
     env = TimeLimit(make_env(job.env, paths=list(cfg.paths) or None), max_episode_steps=cfg.max_steps)
     _obs, info = env.reset(seed=job.seed, options={"task_id": job.task_id})
     traj = TrajectoryRecord(
