@@ -145,13 +145,16 @@ def validate(
 @app.command()
 def audit(
     names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
-    task: Annotated[list[str] | None, typer.Option("--task", "-t", help="only these task ids")] = None,
+    task: Annotated[
+        list[str] | None, typer.Option("--task", "-t", help="only these task ids (fixed, or template instance ids)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per environment")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="list every probe")] = False,
     path: PathOpt = None,
 ) -> None:
     """Adversarial probes of every task's verifier; exit 1 if any hack scores or a correct answer fails."""
-    from awm.audit import audit_world
+    from awm.audit import AuditReport, audit_world
+    from awm.world import World
 
     reg = Registry(path or [])
     targets = names or list(reg.entries())
@@ -163,13 +166,26 @@ def audit(
             failed += 1
             console.print(f"[red]✗[/red] {name}: {e}", markup=True, soft_wrap=True)
             continue
-        unknown = [t for t in task or [] if t not in world.tasks]
+        by_world: dict[str, tuple[World, list[str]]] = {}
+        unknown = []
+        for t in task or []:
+            try:
+                w, ct = world.resolve(t)  # a fixed task, or a template instance on its built world
+            except AwmError:
+                unknown.append(t)
+                continue
+            by_world.setdefault(w.key.label, (w, []))[1].append(ct.id)
         if unknown:
-            close = dict.fromkeys(c for t in unknown for c in difflib.get_close_matches(t, list(world.tasks), 3, 0.5))
+            known = world.task_ids + world.template_ids
+            close = dict.fromkeys(c for t in unknown for c in difflib.get_close_matches(t, known, 3, 0.5))
             hint = f" Did you mean {', '.join(close)}?" if close else ""
             console.print(f"[red]✗[/red] {name}: no tasks {unknown}.{hint}", markup=True, soft_wrap=True)
             raise typer.Exit(2)
-        rep = audit_world(world, task or None)
+        rep = audit_world(world) if not task else AuditReport(world.id)
+        for w, ids in by_world.values():
+            part = audit_world(w, ids)
+            rep.probes += part.probes
+            rep.errors += part.errors
         failed += not rep.ok
         if as_json:
             print(json.dumps(rep.to_dict()))

@@ -158,15 +158,18 @@ def export_cmd(
         start_world=start_world,
         fixed=fixed,
         split=split,
+        require_builders=bool(envs),  # named environments must build worlds; by default, use what each has
         registry=reg,
     )
-    if not envs and plan.random_worlds:  # by default, only environments that can build worlds
-        names = [n for n in names if reg.load(n).files.builder_path is not None or not reg.load(n).templates]
-        plan = ExportPlan(**{**plan.__dict__, "envs": names})
     result = ExportResult()
     n = write(task_rows(plan, result), out, fmt, TASK_COLUMNS)
     per_env = ", ".join(f"{k} {v}" for k, v in result.per_env.items())
     console.print(
         f"[green]✓[/green] {n} task instances ({per_env}) from {result.worlds} built worlds → {out}"
         + (f"; {result.skipped_duplicates} duplicate draws skipped" if result.skipped_duplicates else "")
+        + (
+            f"; templates left out of {', '.join(result.without_builder)} (no world builder)"
+            if result.without_builder
+            else ""
+        )
     )

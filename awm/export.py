@@ -18,6 +18,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from awm.actions import agent_tools
 from awm.chat import system_prompt
 from awm.errors import AwmError
@@ -92,6 +94,7 @@ class ExportPlan:
     templates: bool = True
     split: str = "train"
     verify: bool = True
+    require_builders: bool = True  # False: an env without world.py gives its fixed tasks only
     registry: Registry = field(default_factory=Registry, compare=False)
 
 
@@ -101,6 +104,7 @@ class ExportResult:
     skipped_duplicates: int = 0
     worlds: int = 0
     per_env: dict[str, int] = field(default_factory=dict)
+    without_builder: list[str] = field(default_factory=list)  # envs whose templates were left out
 
 
 def task_rows(plan: ExportPlan, result: ExportResult | None = None) -> Iterator[dict[str, Any]]:
@@ -115,9 +119,11 @@ def task_rows(plan: ExportPlan, result: ExportResult | None = None) -> Iterator[
             for tid in base.task_ids:
                 yield _row(base, base.tasks[tid], plan, count)
                 count += 1
-        if plan.templates and base.templates:
-            if plan.random_worlds and base.files.builder_path is None:
+        if plan.templates and base.templates and plan.random_worlds and base.files.builder_path is None:
+            if plan.require_builders:
                 raise ExportError(f"{env} has no world builder: export its templates with --world canonical")
+            result.without_builder.append(env)
+        elif plan.templates and base.templates:
             for i in range(plan.per_template):
                 if plan.random_worlds:
                     index = (plan.seed + i) % plan.num_worlds if plan.num_worlds else plan.seed + i
@@ -211,8 +217,14 @@ def trajectory_rows(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
                 if isinstance(data, dict) and isinstance(data.get("trajectory"), dict):
                     data = data["trajectory"]  # a line of an eval run's results.jsonl
                 rec = TrajectoryRecord.model_validate(data)
+            except ValidationError as e:
+                first = e.errors()[0]
+                where = ".".join(str(p) for p in first["loc"]) or "the record"
+                raise ExportError(
+                    f"{path}:{n}: not a trajectory record: {where}: {first['msg']} ({e.error_count()} problem(s))"
+                ) from None
             except ValueError as e:
-                raise ExportError(f"{path}:{n}: not a trajectory record: {str(e).splitlines()[0]}") from None
+                raise ExportError(f"{path}:{n}: not a trajectory record: not JSON: {e}") from None
             yield {
                 "run_id": rec.run_id,
                 "env_id": rec.env_id,

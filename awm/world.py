@@ -326,7 +326,11 @@ class World:
         return self.manifest.default_task or self.task_ids[0]
 
     def __repr__(self) -> str:
-        counts = f"{len(self.tables)} tables, {len(self.tools)} tools, {len(self.tasks)} tasks"
+        counts = f"{len(self.tables)} tables, {len(self.tools)} tools, {len(self.task_ids)} tasks"
+        if self.templates:
+            counts += f", {len(self.templates)} templates"
+        if not self.key.canonical:
+            counts += f", world {self.key.label}"
         return f"<World {self.id}-v{self.version}: {counts}>"
 
     # -- compilation ----------------------------------------------------------------------------
@@ -347,9 +351,10 @@ class World:
         for name, t in tables.items():
             if t.key == ("rowid",):
                 problems.append(f"table {name!r} has no PRIMARY KEY")
-        problems += [f"seed.json {p}" for p in insert_seed(conn, self.files.seed, tables, max_problems=20)]
+        source = "seed.json" if self.key.canonical else f"world.py ({self.key.label})"
+        problems += [f"{source} {p}" for p in insert_seed(conn, self.files.seed, tables, max_problems=20)]
         for tbl, rowid, parent, _fk in conn.execute("PRAGMA foreign_key_check").fetchall()[:10]:
-            problems.append(f"seed.json: {tbl} row {rowid} references a missing {parent} row")
+            problems.append(f"{source}: {tbl} row {rowid} references a missing {parent} row")
         reserved = [
             r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '\\_awm\\_%' ESCAPE '\\'")
         ]

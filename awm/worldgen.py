@@ -130,7 +130,8 @@ class WorldContext:
 
     def unique(self, make: Callable[[], T], seen: set[T], tries: int = 200) -> T:
         """A value from ``make`` not yet in ``seen`` (added to it)."""
-        for _ in range(tries):
+        v: T | None = None
+        for _ in range(max(1, tries)):
             v = make()
             if v not in seen:
                 seen.add(v)

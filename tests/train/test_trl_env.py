@@ -158,7 +158,7 @@ def test_final_answer_parsing() -> None:
 def test_task_rows_route_to_their_environment() -> None:
     worlds = [awm.load("clinic"), awm.load("online_store")]
     rows = task_rows(worlds, repeats=2)
-    assert len(rows) == 2 * sum(len(w.tasks) for w in worlds)
+    assert len(rows) == 2 * sum(len(w.task_ids) for w in worlds)
     assert {r["environment"] for r in rows} == {env_key(w, t) for w in worlds for t in w.task_ids}
     assert all(r["environment"] == env_key(r["environment"].split("/")[0], r["task_id"]) for r in rows)
     assert rows == task_rows(worlds, repeats=2) and len({r["seed"] for r in rows}) == len(rows)
