@@ -116,6 +116,9 @@ def validate(
     start: Annotated[int, typer.Option("--start", min=0, help="the first world seed")] = 0,
     scale: Annotated[Scale, typer.Option("--scale", help="size of the built worlds")] = Scale.small,
     distractors: Annotated[bool, typer.Option("--distractors", help="build worlds with near-duplicate rows")] = False,
+    per_world: Annotated[
+        int, typer.Option("--per-world", min=1, help="instances of each template per world (different slot rows)")
+    ] = 1,
     no_audit: Annotated[bool, typer.Option("--no-audit", help="skip the adversarial audit (faster)")] = False,
     path: PathOpt = None,
 ) -> None:
@@ -127,7 +130,14 @@ def validate(
     failed = 0
     for name in targets:
         report = validate_env(
-            name, reg, audit=not no_audit, seeds=seeds, start=start, scale=scale, distractors=distractors
+            name,
+            reg,
+            audit=not no_audit,
+            seeds=seeds,
+            start=start,
+            scale=scale,
+            distractors=distractors,
+            per_world=per_world,
         )
         stats = ", ".join(f"{v} {k}" for k, v in report.stats.items())
         if report.ok:

@@ -14,6 +14,7 @@ import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from awm.bundle import Difficulty, Task, TaskTemplate, TaskVerifier, VerifierTemplate
@@ -154,9 +155,20 @@ def used_slots(t: Template) -> set[str]:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def slot_rows(conn: sqlite3.Connection, t: Template) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """The slots query's columns and rows on this world."""
+def clock_slots(clock: datetime | None) -> dict[str, Any]:
+    """Built-in slots from the world's frozen clock: ``{today}`` (YYYY-MM-DD) and ``{now}`` (ISO, seconds)."""
+    if clock is None:
+        return {}
+    return {"today": clock.date().isoformat(), "now": clock.isoformat(timespec="seconds")}
+
+
+def slot_rows(
+    conn: sqlite3.Connection, t: Template, clock: datetime | None = None
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The slots query's columns and rows on this world (``{today}`` and ``{now}`` filled from ``clock``)."""
     sql = t.verifier.slots
+    if clock is not None:
+        sql = fill_sql(sql, clock_slots(clock), f"template {t.id!r} slots")
     if why := read_only_problem(sql):
         raise TemplateError(f"template {t.id!r} slots: {why}")
     if m := NONDETERMINISTIC.search(sql):
@@ -194,17 +206,18 @@ def instantiate(
     world_distractors: bool = False,
     underspecified: bool = False,
     rows: tuple[list[str], list[tuple[Any, ...]]] | None = None,
+    clock: datetime | None = None,
 ) -> Instance:
     """Instance ``pick`` (taken modulo the number of slot rows) of template ``t`` in this world.
     ``rows``: the slots query's result on this world, if already known."""
-    cols, rows_ = rows if rows is not None else slot_rows(conn, t)
+    cols, rows_ = rows if rows is not None else slot_rows(conn, t, clock)
     rows_list = rows_
     if not rows_list:
         raise TemplateError(f"template {t.id!r} has no instance in world {world}: its slots query returns no row")
     index = pick % len(rows_list)
     task_id = f"{t.id}.{world}.{index}{'.u' if underspecified else ''}"
     where = f"template {t.id!r} instance {task_id}"
-    slots = decode_slots(cols, rows_list[index], where)
+    slots = clock_slots(clock) | decode_slots(cols, rows_list[index], where)
     tt = t.task
     if underspecified and tt.underspecified_instruction is None:
         raise TemplateError(f"template {t.id!r} has no underspecified_instruction")

@@ -60,6 +60,7 @@ def validate_env(
     start: int = 0,
     scale: Scale = Scale.small,
     distractors: bool = False,
+    per_world: int = 1,
 ) -> Report:
     """The canonical world (fixed tasks, and template instances where it has some) and, with ``seeds``,
     every template on worlds ``start`` .. ``start + seeds - 1`` built at ``scale``."""
@@ -72,7 +73,9 @@ def validate_env(
         return report
     validate_world(world, report, audit=audit)
     if world.templates and report.ok:
-        validate_templates(world, report, range(start, start + seeds), scale, distractors, audit=audit)
+        validate_templates(
+            world, report, range(start, start + seeds), scale, distractors, audit=audit, per_world=per_world
+        )
     return report
 
 
@@ -84,50 +87,56 @@ def validate_templates(
     distractors: bool = False,
     *,
     audit: bool = True,
+    per_world: int = 1,
 ) -> None:
-    """One instance of every template per world (the canonical one first, where a template has rows).
+    """``per_world`` instances of every template per world, the canonical world first (where a template
+    has rows), plus the underspecified phrasing of the first one where the template has it.
 
     Each instance must pass what a fixed task passes (gold scores outcome 1 with no tool error, the
-    initial state and an empty trajectory score 0, no collateral, deterministic replay) and the audit.
-    A failure names the template and the world seed that breaks it.
+    initial state and an empty trajectory score 0, no collateral, deterministic replay) and the audit
+    (once per judge: the two phrasings share one). A failure names the template and the world seed.
     """
     report.stats["templates"] = len(world.templates)
-    worlds: list[tuple[World | None, str]] = [(world, "c")]
     seeds = list(seeds)
     if seeds and world.files.builder_path is None:
         report.add("worlds", f"--seeds needs a world builder (envs/{world.id}/world.py); this environment has none")
         seeds = []
-    instances = 0
-    for seed in seeds:
-        key = WorldKey(seed, scale, distractors)
+    instances = worlds = 0
+    for seed in [None, *seeds]:
+        key = WorldKey() if seed is None else WorldKey(seed, scale, distractors)
+        label = key.label
         try:
-            worlds.append((world.variant(key), key.label))
+            w = world.variant(key)
         except AwmError as e:
-            report.add(f"world {key.label} (seed {seed})", str(e))
-    for w, label in worlds:
-        assert w is not None
-        ids: list[str] = []
-        for tid in w.templates:
-            where = f"template {tid} in world {label}" + (f" (seed {w.key.seed})" if w.key.seed is not None else "")
-            try:
-                ct = w.instance(tid, stable_int(tid, label))
-            except TemplateError as e:
-                if label == "c" and "returns no row" in str(e):
-                    continue  # templates may target built worlds only
-                report.add(where, str(e))
-                continue
+            report.add(f"world {label} (seed {seed})", str(e))
+            continue
+        worlds += seed is not None
+        audited: list[str] = []
+        for tid, t in w.templates.items():
+            where = f"template {tid} in world {label}" + (f" (seed {seed})" if seed is not None else "")
+            picks = [(stable_int(tid, label, k) if k else stable_int(tid, label), False) for k in range(per_world)]
+            if t.task.underspecified_instruction:
+                picks.append((picks[0][0], True))
+            for pick, vague in picks:
+                try:
+                    ct = w.instance(tid, pick, underspecified=vague)
+                except TemplateError as e:
+                    if seed is None and "returns no row" in str(e):
+                        break  # templates may target built worlds only
+                    report.add(where, str(e))
+                    break
+                sub = Report(world.id)
+                _validate_task(w, ct.id, sub)
+                report.problems += [Problem(where, str(p)) for p in sub.problems]
+                instances += 1
+                if sub.ok and not vague and ct.id not in audited:
+                    audited.append(ct.id)
+        if seed is not None and audited:
             sub = Report(world.id)
-            _validate_task(w, ct.id, sub)
-            report.problems += [Problem(where, str(p)) for p in sub.problems]
-            if sub.ok:
-                ids.append(ct.id)
-            instances += 1
-        if label != "c" and ids:
-            sub = Report(world.id)
-            _probe_tools(w, sub, ids[0])
+            _probe_tools(w, sub, audited[0])
             report.problems += [Problem(f"world {label}", str(p)) for p in sub.problems]
-        if audit and ids:
-            result = audit_world(w, ids)
+        if audit and audited:
+            result = audit_world(w, audited)
             report.stats["audit_probes"] = (
                 report.stats.get("audit_probes", 0) + len(result.adversarial) + len(result.spellings)
             )
@@ -139,7 +148,7 @@ def validate_templates(
                 )
             for err in result.errors:
                 report.add(f"audit in world {label}", err)
-    report.stats["worlds"] = len(worlds) - 1
+    report.stats["worlds"] = worlds
     report.stats["instances"] = instances
 
 

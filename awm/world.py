@@ -32,7 +32,7 @@ from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed
 from awm.sqlcheck import read_only_problem
-from awm.templates import TemplateError, instantiate, slot_rows, used_slots
+from awm.templates import TemplateError, clock_slots, instantiate, slot_rows, used_slots
 from awm.templates import join as join_templates
 from awm.tooling import NONDETERMINISTIC, StatementPlan, ToolDef, quote
 from awm.worldgen import WorldBuildError, WorldKey, build_seed
@@ -170,7 +170,7 @@ class World:
             if template_id not in self._slot_rows:
                 conn = self._initial_conn()
                 try:
-                    self._slot_rows[template_id] = slot_rows(conn, t)
+                    self._slot_rows[template_id] = slot_rows(conn, t, self.clock)
                 finally:
                     conn.close()
             cols, rows = self._slot_rows[template_id]
@@ -193,6 +193,7 @@ class World:
                     world_distractors=self.key.distractors,
                     underspecified=underspecified,
                     rows=(cols, rows),
+                    clock=self.clock,
                 )
                 writes = sum(1 for c in inst.verifier.gold.calls if c.tool in self.tools and self.tools[c.tool].write)
                 task = inst.task
@@ -239,11 +240,11 @@ class World:
         problems = []
         for t in self.templates.values():
             try:
-                cols, _ = slot_rows(conn, t)
+                cols, _ = slot_rows(conn, t, self.clock)
             except TemplateError as e:
                 problems.append(str(e))
                 continue
-            missing = sorted(used_slots(t) - set(cols))
+            missing = sorted(used_slots(t) - set(cols) - set(clock_slots(self.clock)))
             if missing:
                 problems.append(
                     f"template {t.id!r} uses slots its slots query does not return: {missing} (it returns {cols})"
