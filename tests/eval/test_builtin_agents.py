@@ -18,7 +18,7 @@ from awm.registry import default_registry
 
 def all_tasks() -> int:
     reg = default_registry()
-    return sum(len(reg.load(n).tasks) for n in reg.names())
+    return sum(len(reg.load(n).task_ids) for n in reg.names())
 
 
 def test_oracle_scores_100_percent_on_every_environment(tmp_path: Path) -> None:
