@@ -45,7 +45,11 @@ def test_list_json() -> None:
     store = rows["online_store"]
     world = default_registry().load("online_store")
     assert store["gym_id"] == "awm/online_store-v0" and store["error"] is None
-    assert (store["tables"], store["tools"], store["tasks"]) == (len(world.tables), len(world.tools), len(world.task_ids))
+    assert (store["tables"], store["tools"], store["tasks"]) == (
+        len(world.tables),
+        len(world.tools),
+        len(world.task_ids),
+    )
 
 
 @pytest.mark.parametrize(("command", "code"), [("list", 2), ("validate", 2), ("audit", 2), ("demo", 1)])
