@@ -6,6 +6,7 @@ import difflib
 import errno
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -21,6 +22,7 @@ from awm.errors import AwmError
 from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
 from awm.registry import Registry
+from awm.view.cli import view_cmd
 from awm.worldgen import Scale
 
 
@@ -56,6 +58,7 @@ app.command("eval")(eval_cmd)
 app.command("report")(report_cmd)
 app.command("tasks")(tasks_cmd)
 app.command("export")(export_cmd)
+app.command("view")(view_cmd)
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
 
@@ -300,10 +303,15 @@ def serve(
         ),
     ] = False,
     expose_rewards: Annotated[bool, typer.Option(help="show reward channels in MCP results")] = False,
+    view_runs: Annotated[
+        list[Path] | None,
+        typer.Option("--view-runs", help="a run (awm eval directory or trajectory JSONL) for the viewer at /view/"),
+    ] = None,
     path: PathOpt = None,
 ) -> None:
     """Serve every environment: the agent plane (MCP at /envs/<env>/mcp, tool calls) and the trainer's
-    control plane (episodes, state, rewards, snapshots) on its own port. OpenAPI at /docs on each."""
+    control plane (episodes, state, rewards, snapshots, and the viewer at /view/) on its own port. OpenAPI
+    at /docs on each."""
     import os
 
     from awm.serve.config import ServeConfig
@@ -327,13 +335,15 @@ def serve(
         session_episodes=session_episodes,
         expose_rewards=expose_rewards,
     )
-    bound = prepare(cfg, host, port, control_host, control_port)  # binds both ports first: a busy one is an error
+    # binds both ports first: a busy one is an error
+    bound = prepare(cfg, host, port, control_host, control_port, view_runs=view_runs or [])
     envs = ", ".join(bound.planes.store.envs)
     console.print(f"AWM Gym serving {envs}", markup=False)
     console.print(f"  agent plane:   {bound.agent_url}  (MCP: /envs/<env>/mcp · OpenAPI: /docs)", markup=False)
     console.print(
         f"  control plane: {bound.control_url}  (trainer only: episodes, rewards · OpenAPI: /docs)", markup=False
     )
+    console.print(f"  viewer:        {bound.control_url}/view/  (environments and runs)", markup=False)
     bound.run()
 
 

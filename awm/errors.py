@@ -10,6 +10,9 @@ AwmError
 ├── TemplateError            a template has no instance in a world, or a bad slot (awm.templates)
 ├── DistributionError        impossible task-distribution options (awm.distribution)
 ├── ExportError              nothing to export, or an instance whose gold does not score (awm.export)
+├── ReportError              a run's results cannot be read (awm.eval.report)
+│   └── EmptyRunError        nothing scored in a run
+├── ViewError                the viewer's unknown run, episode or table; a bad run path (awm.view.errors)
 ├── EpisodeError             misuse of an episode
 │   └── EpisodeClosedError   a call or submit after the episode ended
 └── ToolError                raised by environment code: the agent did something wrong;

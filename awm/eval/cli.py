@@ -250,19 +250,67 @@ class _progress:
 
 
 def report_cmd(
-    run: Annotated[Path, typer.Argument(help="run directory written by awm eval")],
-    k: Annotated[int | None, typer.Option("--k", help="k for pass@k / pass^k (default: the run's k)")] = None,
-    tasks: Annotated[bool, typer.Option(help="also print the per-task table")] = False,
+    runs: Annotated[
+        list[Path],
+        typer.Argument(help="run directories written by awm eval; two or more are compared", metavar="RUN"),
+    ],
+    k: Annotated[
+        int | None,
+        typer.Option("--k", min=1, help="k for pass@k / pass^k (default: the run's k; comparing: the smallest)"),
+    ] = None,
+    tasks: Annotated[
+        bool, typer.Option(help="also print the per-task table (one run; a comparison always does)")
+    ] = False,
     png: Annotated[bool, typer.Option(help="write report.png")] = True,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="where to write report.json, report.md and report.png (default: the run directory; comparing: "
+            "compare-<run>-vs-<run> next to the first run)"
+        ),
+    ] = None,
 ) -> None:
-    """Metrics of a run per environment, per task and overall; writes report.json, report.md and report.png."""
-    from awm.eval.report import print_report, write_report
+    """Metrics of a run per environment, per task and overall, or of several runs side by side.
 
+    One run: tables, and report.json, report.md and report.png in the run directory.
+
+    Several runs: a table per environment and run, a tasks × runs grid of passed/scored trials, the same files in --out.
+
+    Exit 1, writing nothing, when a run has nothing scored (no results.jsonl, an empty one, only infra errors).
+    Exit 2 when a run directory does not exist."""
+    import errno
+
+    from awm.eval.report import (
+        EmptyRunError,
+        default_comparison_dir,
+        print_comparison,
+        print_report,
+        unique_dirs,
+        write_comparison,
+        write_report,
+    )
+
+    for run in runs:
+        if not run.exists():
+            raise FileNotFoundError(errno.ENOENT, "no such run directory", str(run))
+        if not run.is_dir():
+            raise NotADirectoryError(
+                errno.ENOTDIR, "not a run directory (give the folder holding results.jsonl)", str(run)
+            )
+    dirs = unique_dirs(runs)
+    target = out or (dirs[0] if len(dirs) == 1 else default_comparison_dir(dirs))
     try:
-        report = write_report(run, k=k, png=png)
-    except FileNotFoundError as e:
-        console.print(f"[red]{e}[/red]")
+        if len(dirs) == 1:
+            report = write_report(dirs[0], k=k, png=png, out=target)
+        else:
+            comparison = write_comparison(dirs, out=target, k=k, png=png)
+    except EmptyRunError as e:
+        for empty in e.each:
+            typer.echo(f"awm report: {empty.run_dir}: {empty.reason}", err=True)
         raise typer.Exit(1) from e
-    print_report(report, console, tasks=tasks)
-    written = ", ".join(n for n in ("report.json", "report.md", "report.png") if (run / n).exists())
-    console.print(f"wrote {written} in {run}")
+    if len(dirs) == 1:
+        print_report(report, console, tasks=tasks)
+    else:
+        print_comparison(comparison, console)
+    written = ", ".join(n for n in ("report.json", "report.md", "report.png") if (target / n).exists())
+    console.print(f"wrote {written} in {target}", soft_wrap=True, markup=False)

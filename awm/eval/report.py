@@ -1,4 +1,5 @@
-"""``awm report RUN``: DuckDB over a run's ``results.jsonl`` -> metrics per environment, per task and overall.
+"""``awm report RUN [RUN ...]``: DuckDB over a run's ``results.jsonl`` -> metrics per environment, per task and
+overall; several runs side by side.
 
 Metrics (infra errors are counted, never scored):
 
@@ -11,17 +12,41 @@ Metrics (infra errors are counted, never scored):
   that failed: malformed, unknown tool, invalid arguments, tool error, timeout, crash), and each flag alone.
 - ``steps``: env steps per episode (tool calls and the final answer).
 
-Writes ``report.json``, ``report.md`` and ``report.png`` next to the results.
+Writes ``report.json``, ``report.md`` and ``report.png`` next to the results; a comparison of several runs writes
+the same three files (a table per environment and run, a tasks × runs pass grid) into a folder of its own. A run
+with nothing scored (no results, an empty file, only infra errors) raises ``EmptyRunError``: no chart of zeros.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from awm.errors import AwmError
 from awm.eval.runner import RESULTS, RUN_INFO
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+
+class ReportError(AwmError):
+    """A run's results cannot be read (a malformed ``results.jsonl``)."""
+
+
+class EmptyRunError(ReportError):
+    """A run with nothing to report: no ``results.jsonl``, an empty one, or only infrastructure errors."""
+
+    def __init__(self, run_dir: Path, reason: str, others: Sequence[EmptyRunError] = ()):
+        self.run_dir, self.reason = run_dir, reason
+        self.each = [self, *others]  # every empty run of a comparison
+        more = f" (and {len(others)} more run(s) with nothing scored)" if others else ""
+        super().__init__(f"{run_dir}: {reason}{more}")
+
 
 FLAGS = ("malformed", "unknown_tool", "invalid_arguments", "tool_error", "timeout", "crashed", "noop", "redundant")
 _STEP = (
@@ -105,19 +130,39 @@ def _mean(xs: list[float | None]) -> float | None:
 
 
 def build_report(run_dir: str | Path, k: int | None = None) -> dict[str, Any]:
-    """Every metric of a run as a JSON-able dict: ``run``, ``k``, ``overall``, ``envs``, ``tasks``, ``statuses``."""
+    """Every metric of a run as a JSON-able dict: ``run`` (its run.json), ``dir``, ``k`` (of pass@k, pass^k),
+    ``run_k`` (the run's own trials per task), ``overall``, ``envs``, ``tasks``, ``statuses``.
+
+    Raises ``EmptyRunError`` when nothing was scored and ``ReportError`` when the results cannot be read."""
     import duckdb
 
     run_dir = Path(run_dir)
     results = run_dir / RESULTS
-    if not results.exists():
-        raise FileNotFoundError(f"{results} does not exist; run `awm eval --out {run_dir}` first")
+    if not results.is_file():
+        raise EmptyRunError(run_dir, _no_results(run_dir))
     info = json.loads((run_dir / RUN_INFO).read_text()) if (run_dir / RUN_INFO).exists() else {}
     con = duckdb.connect()
-    con.execute(_EPISODES.format(columns=_duck_struct(_COLUMNS)), [str(results)])
+    try:
+        con.execute(_EPISODES.format(columns=_duck_struct(_COLUMNS)), [str(results)])
+    except duckdb.Error as e:
+        raise ReportError(f"cannot read {results}: {' '.join(str(e).split())}") from e
+    total, scored = con.execute("SELECT count(*), count(*) FILTER (WHERE scored) FROM ep").fetchone() or (0, 0)
+    if not total:
+        raise EmptyRunError(run_dir, f"{RESULTS} holds no episode; nothing to report")
+    if not scored:
+        kinds = con.execute(
+            "SELECT coalesce(error_kind, 'unknown'), count(*) FROM ep GROUP BY 1 ORDER BY 2 DESC, 1"
+        ).fetchall()
+        counts = ", ".join(f"{kind} {n}" for kind, n in kinds)
+        raise EmptyRunError(
+            run_dir,
+            f"nothing was scored: all {total} episode(s) hit infrastructure errors ({counts}); "
+            "rerun the same `awm eval` command to retry them",
+        )
     con.execute(_ACTIONS.format(flags=", ".join(f"coalesce(x.s.reward_components.{f}, false) AS {f}" for f in FLAGS)))
     trials = con.execute("SELECT max(trial) + 1 FROM ep").fetchone()
-    k = k or int(info.get("k") or (trials[0] if trials and trials[0] else 1))
+    run_k = int(info.get("k") or (trials[0] if trials and trials[0] else 1))
+    k = k or run_k
 
     def rows(sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
         cur = con.execute(sql, params or [])
@@ -176,7 +221,9 @@ def build_report(run_dir: str | Path, k: int | None = None) -> dict[str, Any]:
     }
     return {
         "run": info,
+        "dir": str(run_dir),
         "k": k,
+        "run_k": run_k,
         "statuses": statuses,
         "infra_error_kinds": errors,
         "overall": overall,
@@ -184,6 +231,16 @@ def build_report(run_dir: str | Path, k: int | None = None) -> dict[str, Any]:
         "tasks": tasks,
         "distributions": {"progress": progress},
     }
+
+
+def _no_results(run_dir: Path) -> str:
+    try:
+        compared = "compared" in json.loads((run_dir / "report.json").read_text())
+    except (OSError, ValueError, TypeError):
+        compared = False
+    if compared:
+        return f"holds a comparison written by `awm report`, not a run (no {RESULTS})"
+    return f"no {RESULTS}: nothing was run here; run `awm eval --out {run_dir}` first"
 
 
 def _duck_struct(cols: dict[str, str]) -> str:
@@ -284,67 +341,431 @@ def print_report(report: dict[str, Any], console: Any = None, tasks: bool = Fals
         console.print(tt)
 
 
-def plot_report(report: dict[str, Any], path: str | Path) -> Path:
-    """A PNG: pass@1 and pass^k per environment; the distribution of final progress Φ per environment;
-    per-action channel rates per environment."""
-    import matplotlib
+# -- comparing runs --------------------------------------------------------------------------------
+COMPARE_COLUMNS = ("episodes", "pass@1", "pass@{k}", "pass^{k}", "outcome", "progress", "reward", "tool_error_rate")
+FAILURES = ("malformed", "unknown_tool", "invalid_arguments", "tool_error", "timeout", "crashed")  # one per failure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+
+def unique_dirs(run_dirs: Sequence[str | Path]) -> list[Path]:
+    """The run folders in the order given, each once (a folder named twice is compared once)."""
+    given: dict[Path, Path] = {}
+    for d in map(Path, run_dirs):
+        given.setdefault(d.resolve(), d)
+    return list(given.values())
+
+
+def run_labels(run_dirs: Sequence[str | Path]) -> list[str]:
+    """Short unique names for runs: their folder names, with as many parent folders as it takes to tell them apart."""
+    paths = [Path(d).resolve() for d in run_dirs]
+    for depth in range(1, max((len(p.parts) for p in paths), default=1) + 1):
+        labels = ["/".join(p.parts[-depth:]) for p in paths]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [str(p) for p in paths]
+
+
+def default_comparison_dir(run_dirs: Sequence[str | Path]) -> Path:
+    """Where a comparison goes by default: ``compare-<run>-vs-<run>...`` next to the first run."""
+    dirs = unique_dirs(run_dirs)
+    names = [re.sub(r"[^A-Za-z0-9_.-]+", "-", label).strip("-") for label in run_labels(dirs)]
+    name = "compare-" + "-vs-".join(names)
+    if len(name) > 100:
+        import hashlib
+
+        name = name[:90] + "-" + hashlib.sha256(name.encode()).hexdigest()[:8]
+    return dirs[0].parent / name
+
+
+def build_comparison(run_dirs: Sequence[str | Path], k: int | None = None) -> dict[str, Any]:
+    """Several runs side by side at one k (default: the smallest of the runs' k, so that every run has pass@k).
+
+    ``compared`` (the run labels), ``k``, ``runs`` (label, dir, agent/model, own k, statuses), ``envs`` and
+    ``overall`` (each run's metric row, as in ``build_report``; None where a run lacks the environment),
+    ``tasks`` (the tasks × runs grid: passed and scored trials per run) and ``same_tasks``.
+    Raises ``EmptyRunError`` (its ``each`` lists them all) when any run has nothing scored."""
+    dirs = unique_dirs(run_dirs)
+    reports, empty = [], []
+    for d in dirs:
+        try:
+            reports.append(build_report(d, k))
+        except EmptyRunError as e:
+            empty.append(e)
+    if empty:
+        raise EmptyRunError(empty[0].run_dir, empty[0].reason, empty[1:])
+    own_k = [r["run_k"] for r in reports]
+    if k is None:
+        k = min(own_k)
+        reports = [r if r["k"] == k else build_report(d, k) for r, d in zip(reports, dirs, strict=True)]
+    labels = run_labels(dirs)
+    runs = [
+        {
+            "label": label,
+            "dir": str(d),
+            "agent": r["run"].get("agent"),
+            "model": r["run"].get("model"),
+            "k": rk,
+            "statuses": r["statuses"],
+            "infra_error_kinds": r["infra_error_kinds"],
+            "run": r["run"],
+        }
+        for label, d, r, rk in zip(labels, dirs, reports, own_k, strict=True)
+    ]
+    env_names = sorted({e["env"] for r in reports for e in r["envs"]})
+    by_env = [{e["env"]: e for e in r["envs"]} for r in reports]
+    by_task = [{(t["env"], t["task_id"]): t for t in r["tasks"]} for r in reports]
+    tasks = []
+    for env, task_id in sorted({key for index in by_task for key in index}):
+        found = [index.get((env, task_id)) for index in by_task]
+        cells = {
+            label: None
+            if t is None
+            else {"passed": t["passed"], "trials": t["episodes"], "infra_errors": t["infra_errors"]}
+            for label, t in zip(labels, found, strict=True)
+        }
+        kind = next((t["task_kind"] for t in found if t is not None), None)
+        tasks.append({"env": env, "task_id": task_id, "task_kind": kind, "runs": cells})
+    return {
+        "compared": labels,
+        "k": k,
+        "same_tasks": len({frozenset(index) for index in by_task}) == 1,
+        "runs": runs,
+        "envs": [
+            {"env": env, "runs": {label: index.get(env) for label, index in zip(labels, by_env, strict=True)}}
+            for env in env_names
+        ],
+        "overall": {label: r["overall"] for label, r in zip(labels, reports, strict=True)},
+        "tasks": tasks,
+    }
+
+
+def _compare_columns(k: int) -> list[str]:
+    cols = list(dict.fromkeys(c.format(k=k) for c in COMPARE_COLUMNS))
+    return [c for c in cols if c != "pass^1"]
+
+
+def _who(info: dict[str, Any]) -> str:
+    return info.get("model") or f"{info.get('agent') or '?'} agent"
+
+
+def _run_line(run: dict[str, Any]) -> str:
+    statuses = run["statuses"]
+    infra = statuses.get("infra_error", 0)
+    scored = sum(n for s, n in statuses.items() if s != "infra_error")
+    line = f"{run['label']}: {_who(run['run'])} · k={run['k']} · {scored} episodes scored"
+    line += f", {infra} infra errors (not scored)" if infra else ""
+    return line + (f" · {run['dir']}" if run["dir"] != run["label"] else "")
+
+
+def _comparison_notes(comp: dict[str, Any]) -> list[str]:
+    k = comp["k"]
+    notes = []
+    if any(r["k"] != k for r in comp["runs"]):
+        notes.append(f"the runs ran different k; all are reported at k = {k} (--k to choose another)")
+    if not comp["same_tasks"]:
+        notes.append("the runs cover different tasks: their overall rows average different task sets")
+    return notes
+
+
+def _comparison_rows(comp: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(env, run label, metric row) for every environment (the runs that have it) and overall."""
+    out = [(e["env"], label, row) for e in comp["envs"] for label, row in e["runs"].items() if row is not None]
+    return out + [("overall", label, row) for label, row in comp["overall"].items()]
+
+
+def _cell(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return "–"
+    if not cell["trials"]:
+        return "infra" if cell["infra_errors"] else "–"
+    return f"{cell['passed']}/{cell['trials']}"
+
+
+def comparison_markdown(comp: dict[str, Any]) -> str:
+    k = comp["k"]
+    cols = _compare_columns(k)
+    out = [f"# Eval comparison: {', '.join(comp['compared'])}", "", f"k = {k}", ""]
+    out += [f"- {_run_line(r)}" for r in comp["runs"]]
+    out += [f"- note: {n}" for n in _comparison_notes(comp)]
+    out += ["", "## Per environment", "", "| env | run | " + " | ".join(HEADERS.get(c, c) for c in cols) + " |"]
+    out.append("|---" * (len(cols) + 2) + "|")
+    for env, label, row in _comparison_rows(comp):
+        out.append(f"| {env} | {label} | " + " | ".join(_fmt(row.get(c)) for c in cols) + " |")
+    out += ["", "## Per task: passed / scored trials", "", "| env | task | " + " | ".join(comp["compared"]) + " |"]
+    out.append("|---" * (len(comp["compared"]) + 2) + "|")
+    for t in comp["tasks"]:
+        out.append(f"| {t['env']} | {t['task_id']} | " + " | ".join(_cell(c) for c in t["runs"].values()) + " |")
+    out += ["", "Metrics: see `awm/eval/report.py`. Infra errors are excluded from every rate.", ""]
+    return "\n".join(out)
+
+
+def print_comparison(comp: dict[str, Any], console: Any = None) -> None:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    from awm.console import make_console
+
+    console = console or make_console()
+    k = comp["k"]
+    cols = _compare_columns(k)
+    console.print(f"comparing {len(comp['runs'])} runs at k = {k}")
+    for r in comp["runs"]:
+        console.print(f"  {escape(_run_line(r))}", soft_wrap=True)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    table.add_column("env", no_wrap=True)
+    table.add_column("run", no_wrap=True)
+    for c in cols:
+        table.add_column(HEADERS.get(c, c), justify="right", min_width=len(HEADERS.get(c, c)))
+    last = None
+    for env, label, row in _comparison_rows(comp):
+        if last is not None and env != last:
+            table.add_section()
+        style = "bold" if env == "overall" else None
+        values = (_fmt(row.get(c)) for c in cols)
+        table.add_row(env if env != last else "", escape(label), *values, style=style)
+        last = env
+    console.print(table)
+    grid = Table(title="per task: passed / scored trials", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    grid.add_column("env", no_wrap=True)
+    grid.add_column("task", no_wrap=True)
+    for label in comp["compared"]:
+        grid.add_column(escape(label), justify="right", no_wrap=True)
+    for i, t in enumerate(comp["tasks"]):
+        if i and t["env"] != comp["tasks"][i - 1]["env"]:
+            grid.add_section()
+        cells = []
+        for c in t["runs"].values():
+            colour = None if c is None or not c["trials"] else "green" if c["passed"] == c["trials"] else "red"
+            colour = "yellow" if c and 0 < c["passed"] < c["trials"] else colour
+            cells.append(f"[{colour}]{_cell(c)}[/{colour}]" if colour else _cell(c))
+        grid.add_row(t["env"] if not i or t["env"] != comp["tasks"][i - 1]["env"] else "", t["task_id"], *cells)
+    console.print(grid)
+    for note in _comparison_notes(comp):
+        console.print(f"[yellow]note: {escape(note)}[/yellow]", soft_wrap=True)
+
+
+# -- charts ----------------------------------------------------------------------------------------
+METRIC_COLOURS = ("#3b7dd8", "#2a9d8f", "#f0a030")
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+RATE_TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+
+
+def _panel_width(bars: int) -> float:
+    return min(14.0, max(3.8, 0.36 * bars + 1.4))
+
+
+def _chart_rows(envs: list[Any], overall: Any) -> list[Any]:
+    """The environments, and overall when there is more than one (with one it would repeat the same bars)."""
+    return [*envs, overall] if len(envs) > 1 else list(envs)
+
+
+def _bars(
+    ax: Axes, groups: list[str], series: list[tuple[str, list[float | None]]], colours: Sequence[Any], gid: Any
+) -> None:
+    """Grouped bars on a 0–1 axis: one group per environment, one bar per series in it, its value printed on it
+    (n/a where there is none); ``gid(group, series)`` names each bar."""
+    width = min(0.8 / max(1, len(series)), 0.45)
+    for j, (name, values) in enumerate(series):
+        offset = (j - (len(series) - 1) / 2) * width
+        present = [(i, v) for i, v in enumerate(values) if v is not None]
+        bars = ax.bar(
+            [i + offset for i, _ in present],
+            [v for _, v in present],
+            width * 0.92,
+            label=name,
+            color=colours[j % len(colours)],
+        )
+        for (i, v), rect in zip(present, bars.patches, strict=True):
+            rect.set_gid(gid(groups[i], name))
+            inside = v > 0.85
+            ax.text(
+                i + offset,
+                v - 0.02 if inside else v + 0.015,
+                f"{v:.2f}",
+                ha="center",
+                va="top" if inside else "bottom",
+                fontsize=7,
+                color="white" if inside else "black",
+            )
+        for i in (i for i, v in enumerate(values) if v is None):
+            ax.text(i + offset, 0.015, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
+    _group_axis(ax, groups)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_yticks(RATE_TICKS)
+    ax.yaxis.grid(True, alpha=0.3)
+    ax.set_axisbelow(True)
+
+
+def _group_axis(ax: Axes, groups: list[str]) -> None:
+    """One tick per group, labels slanted when they would not fit side by side."""
+    ax.set_xticks(range(len(groups)), groups, fontsize=9)
+    ax.set_xlim(-0.5, len(groups) - 0.5)
+    inches = ax.get_window_extent().width / ax.figure.dpi / max(1, len(groups))
+    longest = max((len(line) for g in groups for line in g.splitlines()), default=0)
+    if longest * 0.075 > 0.9 * inches:  # about 0.075 inch per character at 9 points
+        for t in ax.get_xticklabels():
+            t.set(rotation=25, ha="right", rotation_mode="anchor", multialignment="center")
+
+
+def _label(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
+def _legend_right(ax: Axes, title: str) -> None:
+    """A legend outside the axes, to the right of the plot (clear of the bars and the tick labels)."""
+    ax.legend(
+        title=title,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        frameon=False,
+        fontsize=8,
+        title_fontsize=8,
+    )
+
+
+def report_figure(report: dict[str, Any]) -> Figure:
+    """The chart of one run, three panels with titles and labelled axes: pass@1 (with pass@k and pass^k when
+    k > 1) per environment; final progress Φ per write-task episode; failed, redundant and no-op actions per
+    environment by kind. Each bar's gid is ``env|metric|run``."""
+    from matplotlib.figure import Figure
 
     k = report["k"]
-    envs = report["envs"]
-    names = [e["env"] for e in envs] + ["overall"]
-    rows = [*envs, report["overall"]]
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.8), constrained_layout=True)
-    x = list(range(len(names)))
-    w = 0.38
-    ax = axes[0]
-    p1 = [r.get("pass@1") or 0.0 for r in rows]
-    pk = [r.get(f"pass^{k}") or 0.0 for r in rows]
-    shift = w / 2 if k > 1 else 0.0
-    ax.bar([i - shift for i in x], p1, w, label="pass@1", color="#3b7dd8")
-    if k > 1:
-        ax.bar([i + shift for i in x], pk, w, label=f"pass^{k}", color="#f0a030")
-    for i, v in enumerate(p1):
-        ax.text(i - shift, v + 0.01, f"{v:.2f}", ha="center", fontsize=8)
-    ax.set_xticks(x, names, rotation=20)
-    ax.set_ylim(0, 1.08)
-    ax.set_title("pass rate per environment")
-    ax.legend(loc="upper right", fontsize=8)
-
-    ax = axes[1]
+    run = run_labels([report["dir"]])[0] if report.get("dir") else "run"
+    rows = _chart_rows(report["envs"], report["overall"])
+    groups = [r["env"] for r in rows]
+    metrics = ["pass@1", *([f"pass@{k}", f"pass^{k}"] if k > 1 else [])]
+    kinds = [f for f in (*FAILURES, "redundant", "noop") if any(r.get(f) for r in rows)]
     dist = report["distributions"]["progress"]
-    data = [dist.get(e["env"], []) or [0.0] for e in envs]
-    ax.boxplot(data, showmeans=True)
-    ax.set_xticks(range(1, len(envs) + 1), [e["env"] for e in envs], rotation=20)
-    ax.set_ylim(-0.05, 1.05)
-    ax.set_title("final progress Φ (fraction of checks) per episode")
+    phi = [(e["env"], dist[e["env"]]) for e in report["envs"] if dist.get(e["env"])]
+    widths = [
+        _panel_width(len(groups) * len(metrics)) + (1.2 if len(metrics) > 1 else 0.0),
+        _panel_width(len(phi)),
+        _panel_width(len(groups) * max(1, len(kinds))) + (1.5 if kinds else 0.0),
+    ]
+    fig = Figure(figsize=(sum(widths), 5.2), layout="constrained")
+    ax_pass, ax_phi, ax_act = fig.subplots(1, 3, width_ratios=widths)
 
-    ax = axes[2]
-    chans = ["tool_error_rate", "invalid_arguments", "unknown_tool", "malformed", "tool_error", "redundant", "noop"]
-    cw = 0.8 / max(1, len(envs))
-    for j, e in enumerate(envs):
-        ax.bar([i + j * cw for i in range(len(chans))], [e.get(c) or 0.0 for c in chans], cw, label=e["env"])
-    ax.set_xticks([i + cw * (len(envs) - 1) / 2 for i in range(len(chans))], chans, rotation=30, ha="right")
-    ax.set_title("per-action channel rates")
-    ax.legend(fontsize=8)
-    run = report["run"]
-    fig.suptitle(
-        f"{run.get('model') or run.get('agent', '')} · {report['overall'].get('episodes', 0)} episodes · k={k}"
-    )
+    series = [(m, [r.get(m) for r in rows]) for m in metrics]
+    _bars(ax_pass, groups, series, METRIC_COLOURS, lambda g, m: f"{g}|{m}|{run}")
+    if len(metrics) > 1:
+        _label(ax_pass, "pass rates per environment", "environment", "rate (mean over tasks)")
+        _legend_right(ax_pass, "metric")
+    else:
+        _label(ax_pass, "pass@1 per environment", "environment", "pass@1 (mean over tasks)")
+
+    if phi:
+        ax_phi.boxplot([v for _, v in phi], positions=list(range(len(phi))), showmeans=True, widths=0.5)
+        _group_axis(ax_phi, [f"{env}\n{len(v)} episodes" for env, v in phi])
+    else:
+        ax_phi.set_xticks([])
+        ax_phi.text(0.5, 0.5, "no write task was scored", ha="center", va="center", transform=ax_phi.transAxes)
+    ax_phi.set_ylim(-0.04, 1.04)
+    ax_phi.set_yticks(RATE_TICKS)
+    _label(ax_phi, "final progress Φ per episode (write tasks)", "environment", "Φ (fraction of checks met)")
+
+    if kinds:
+        series = [(f, [r.get(f) for r in rows]) for f in kinds]
+        _bars(ax_act, groups, series, PALETTE, lambda g, f: f"{g}|{f}|{run}")
+        _legend_right(ax_act, "action")
+    else:
+        ax_act.text(
+            0.5, 0.5, "no failed, redundant or no-op action", ha="center", va="center", transform=ax_act.transAxes
+        )
+        ax_act.set_ylim(0.0, 1.0)
+        ax_act.set_yticks(RATE_TICKS)
+    failed = [
+        f"{r['env']}\n{r.get('actions') or 0} actions\n{r.get('tool_error_rate') or 0.0:.0%} failed" for r in rows
+    ]
+    _group_axis(ax_act, failed)
+    _label(ax_act, "failed, redundant and no-op actions", "environment", "fraction of actions")
+
+    scored = report["overall"].get("episodes") or 0
+    fig.suptitle(f"{_who(report['run'])} · {run} · {scored} episodes scored · k = {k}")
+    return fig
+
+
+def comparison_figure(comp: dict[str, Any]) -> Figure:
+    """The chart of several runs: one panel per metric (pass@1, pass@k when k > 1, mean final progress Φ, tool
+    error rate), bars grouped per environment with one colour per run, and one legend naming the runs right of
+    the panels. Each bar's gid is ``env|metric|run``."""
+    from matplotlib.figure import Figure
+
+    k = comp["k"]
+    labels = comp["compared"]
+    envs = comp["envs"]
+    groups = [e["env"] for e in envs] + (["overall"] if len(envs) > 1 else [])
+    rows = [e["runs"] for e in envs] + ([comp["overall"]] if len(envs) > 1 else [])
+    panels = [
+        ("pass@1", "pass@1 per environment", "pass@1 (mean over tasks)"),
+        *([(f"pass@{k}", f"pass@{k} per environment", f"pass@{k} (mean over tasks)")] if k > 1 else []),
+        ("progress", "mean final progress Φ (write tasks)", "Φ (fraction of checks met)"),
+        ("tool_error_rate", "failed actions per environment", "tool error rate (fraction of actions)"),
+    ]
+    width = _panel_width(len(groups) * len(labels))
+    ncols = len(panels) if width * len(panels) <= 24 else 2 if len(panels) == 4 else 1
+    nrows = -(-len(panels) // ncols)
+    legend = 0.6 + 0.08 * max(len(label) for label in labels)
+    fig = Figure(figsize=(width * ncols + legend, 4.4 * nrows + 0.6), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax, (metric, title, ylabel) in zip(axes, panels, strict=False):
+        series = [(label, [(row.get(label) or {}).get(metric) for row in rows]) for label in labels]
+        _bars(ax, groups, series, PALETTE, lambda g, run, m=metric: f"{g}|{m}|{run}")
+        _label(ax, title, "environment", ylabel)
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, title="run", loc="outside right upper", frameon=False)
+    fig.suptitle(f"{len(labels)} runs compared · k = {k}")
+    return fig
+
+
+def plot_report(report: dict[str, Any], path: str | Path) -> Path:
+    """Write ``report_figure`` (one run) as a PNG."""
+    return _save(report_figure(report), path)
+
+
+def plot_comparison(comp: dict[str, Any], path: str | Path) -> Path:
+    """Write ``comparison_figure`` (several runs) as a PNG."""
+    return _save(comparison_figure(comp), path)
+
+
+def _save(fig: Figure, path: str | Path) -> Path:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)  # Agg, offline, no pyplot state
     path = Path(path)
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 
-def write_report(run_dir: str | Path, k: int | None = None, png: bool = True) -> dict[str, Any]:
-    """Build the report and write ``report.json``, ``report.md`` (and ``report.png``) into ``run_dir``."""
-    run_dir = Path(run_dir)
+def write_report(
+    run_dir: str | Path, k: int | None = None, png: bool = True, out: str | Path | None = None
+) -> dict[str, Any]:
+    """Build the report and write ``report.json``, ``report.md`` (and ``report.png``) into ``out`` (default:
+    ``run_dir``). Raises ``EmptyRunError`` (nothing written) when nothing was scored."""
     report = build_report(run_dir, k)
-    (run_dir / "report.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
-    (run_dir / "report.md").write_text(to_markdown(report))
-    if png:
-        plot_report(report, run_dir / "report.png")
+    _write(Path(out or run_dir), report, to_markdown(report), plot_report if png else None)
     return report
+
+
+def write_comparison(
+    run_dirs: Sequence[str | Path], out: str | Path | None = None, k: int | None = None, png: bool = True
+) -> dict[str, Any]:
+    """Compare runs and write ``report.json``, ``report.md`` (and ``report.png``) into ``out`` (default:
+    ``default_comparison_dir``). Raises ``EmptyRunError`` (nothing written) for a run with nothing scored."""
+    comp = build_comparison(run_dirs, k)
+    _write(
+        Path(out or default_comparison_dir(run_dirs)), comp, comparison_markdown(comp), plot_comparison if png else None
+    )
+    return comp
+
+
+def _write(out: Path, data: dict[str, Any], markdown: str, plot: Any) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
+    (out / "report.md").write_text(markdown)
+    if plot is not None:
+        plot(data, out / "report.png")

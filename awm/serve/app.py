@@ -27,6 +27,10 @@ trainer's API, a superset of the agent plane's episode routes.
   ``GET /episodes/{id}`` (checks, progress, diff; the final verdict once done), ``/call`` and ``/submit``
   with reward channels, ``/step`` (Gymnasium, used by ``awm.remote``), ``/snapshot``, ``/restore``,
   ``/fork``, ``DELETE``.
+- ``/view/``: the viewer (``awm.view``: environments, and the runs given with ``--view-runs``, their
+  episodes and the judge's reasons); ``GET /`` redirects there. Not part of the OpenAPI document.
+
+The agent plane's ``GET /`` is a small JSON index (its documentation and MCP endpoints).
 
 Each plane has its own OpenAPI document (``/openapi.json``, ``/docs``), with every response's schema
 and every error status. Infrastructure errors are ``{"error": {"code", "message"}}`` everywhere (see
@@ -38,14 +42,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel
@@ -126,7 +131,10 @@ class Planes:
         return app
 
 
-def create_planes(config: ServeConfig | None = None, registry: Registry | None = None) -> Planes:
+def create_planes(
+    config: ServeConfig | None = None, registry: Registry | None = None, view_runs: Sequence[str | Path] = ()
+) -> Planes:
+    """Both planes over one episode store; ``view_runs``: the runs the control plane's viewer shows."""
     cfg = config or ServeConfig()
     reg = registry or (Registry(cfg.paths) if cfg.paths else default_registry())
     names = cfg.envs or reg.names()
@@ -136,7 +144,20 @@ def create_planes(config: ServeConfig | None = None, registry: Registry | None =
     views = _Views(store)
     agent = _agent_plane(cfg, store, views)
     control = _control_plane(cfg, store, views)
+    _mount_viewer(control, store, view_runs)
     return Planes(agent, control, store)
+
+
+def _mount_viewer(control: FastAPI, store: EpisodeStore, runs: Sequence[str | Path]) -> None:
+    """The viewer at ``/view/`` on the control plane (it shows verdicts and reward channels: the trainer's)."""
+    from awm.view.app import create_view_app
+
+    control.mount("/view", create_view_app(store.registry, runs, envs=store.envs))
+
+    @control.get("/", include_in_schema=False)
+    @control.get("/view", include_in_schema=False)
+    async def to_viewer() -> Response:
+        return RedirectResponse("/view/", status_code=307)
 
 
 # -- shared pieces -------------------------------------------------------------------------------
@@ -421,6 +442,18 @@ def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAP
         """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``)."""
         slot = _slot(store, episode_id)
         return FastJSON((await slot.run(lambda ep: _submit(ep, body))).observation())
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        """Where things are: the documentation and each environment's MCP endpoint."""
+        return FastJSON(
+            {
+                "service": "AWM Gym agent plane",
+                "docs": "/docs",
+                "openapi": "/openapi.json",
+                "mcp": {env: f"/envs/{env}/mcp" for env in store.envs},
+            }
+        )
 
     _tool_routes(app, store, auth, m.Observation, StepResult.observation)
 

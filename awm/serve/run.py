@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
 
@@ -66,9 +68,11 @@ def prepare(
     control_port: int | None = None,
     registry: Registry | None = None,
     log_level: str = "warning",
+    view_runs: Sequence[str | Path] = (),
 ) -> Bound:
     """Check the settings, load every environment and bind both sockets (``control_port`` None: the
-    agent port + 1, or any free port when ``port`` is 0)."""
+    agent port + 1, or any free port when ``port`` is 0). ``view_runs``: the runs the control plane's
+    viewer (``/view/``) shows."""
     if control_port is None:
         control_port = port + 1 if port else 0
     if port and control_port == port:
@@ -80,7 +84,7 @@ def prepare(
         )
     if not is_loopback(host):  # agents reach it by any name of this host
         config = config.model_copy(update={"loopback_only_hosts": False})
-    planes = create_planes(config, registry)
+    planes = create_planes(config, registry, view_runs)
     agent_sock = bind(host, port)
     try:
         control_sock = bind(control_host, control_port)

@@ -34,7 +34,7 @@ _PORT_FLAG = re.compile(r"--[\w-]*port[= ](\d+)\b")
 # never run by the test, even by mistake: they change the machine (a `docs: skip` must say so)
 _INSTALLS = re.compile(r"\b(pip3?|uv|npm|apt|apt-get|conda|brew)\b[^|;&]*\binstall\b|\bsudo\b")
 # servers run until stopped: pasted as they are, they would hold the shell (and the test) forever
-_LONG_RUNNING = re.compile(r"\b(awm|vllm|ollama) (serve|mcp)\b")
+_LONG_RUNNING = re.compile(r"\b(awm|vllm|ollama) (serve|mcp|view)\b")
 NESTED = "AWM_DOCS_TEST_NESTED"
 NOT_ON_PATH = {"awm", "python", "python3", "pip", "pip3", "pytest", "ruff", "mypy"}
 

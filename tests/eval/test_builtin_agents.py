@@ -91,7 +91,7 @@ def test_unknown_environment_and_bad_options_fail_cleanly(tmp_path: Path) -> Non
     assert res.exit_code == 1 and "nope" in res.output
     assert CliRunner().invoke(app, ["eval", "--model", "m"]).exit_code == 2  # no --base-url
     assert CliRunner().invoke(app, ["eval", "--agent", "wizard"]).exit_code == 2
-    assert CliRunner().invoke(app, ["report", str(tmp_path / "missing")]).exit_code == 1
+    assert CliRunner().invoke(app, ["report", str(tmp_path / "missing")]).exit_code == 2  # no such run directory
 
 
 @pytest.mark.slow
