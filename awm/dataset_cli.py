@@ -50,6 +50,10 @@ def tasks_cmd(
     underspecified: Annotated[
         bool | None, typer.Option("--underspecified/--specified", help="only one phrasing (default: either)")
     ] = None,
+    min_steps: Annotated[int, typer.Option("--min-steps", min=0, help="templates with at least N gold calls")] = 0,
+    max_steps: Annotated[
+        int | None, typer.Option("--max-steps", min=0, help="templates with at most N gold calls")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
     path: PathOpt = None,
 ) -> None:
@@ -86,6 +90,8 @@ def tasks_cmd(
         start_world=start_world,
         templates=tuple(template) if template else None,
         underspecified=underspecified,
+        min_steps=min_steps,
+        max_steps=max_steps,
         registry=reg,
     )
     for i in range(sample):

@@ -2,7 +2,8 @@
 
 A ``TaskDistribution`` maps a seed to (world, task) deterministically, like Procgen's levels:
 ``num_worlds`` worlds starting at ``start_world`` (0: a new world per seed), ``templates`` a subset of
-template ids (a template split), ``underspecified`` the phrasing. Same seed, same world and instance.
+template ids (a template split), ``underspecified`` the phrasing, ``min_steps``/``max_steps`` the
+templates whose gold solution needs that many calls (a difficulty knob). Same seed, same world and instance.
 Worlds are built once per world seed and cached by the registry, so ``draw`` on a seen world costs
 microseconds plus, on the first draw of an instance, its compilation (a gold replay).
 
@@ -48,6 +49,8 @@ class TaskDistribution:
     start_world: int = 0
     templates: tuple[str, ...] | None = None
     underspecified: bool | None = None
+    min_steps: int = 0  # templates whose gold solution has at least this many calls
+    max_steps: int | None = None  # ... and at most this many
     registry: Registry = field(default_factory=default_registry, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -71,6 +74,12 @@ class TaskDistribution:
         unknown = sorted(set(self.templates or ()) - set(base.templates))
         if unknown:
             raise DistributionError(f"{self.env} has no templates {unknown} (it has {', '.join(base.template_ids)})")
+        if self.tasks != TaskMode.fixed and not self._pool(base):
+            steps = sorted({len(t.verifier.gold.calls) for t in base.templates.values()})
+            raise DistributionError(
+                f"{self.env}: no template has between {self.min_steps} and {'any number of' if self.max_steps is None else self.max_steps} gold steps "
+                f"(their gold solutions have {steps} calls)"
+            )
 
     # -- drawing ----------------------------------------------------------------------------------
     def world_key(self, seed: int) -> WorldKey:
@@ -96,7 +105,11 @@ class TaskDistribution:
         return self.registry.load(self.env).resolve(task_id)
 
     def _pool(self, world: World) -> list[str]:
-        return list(self.templates) if self.templates is not None else world.template_ids
+        ids = list(self.templates) if self.templates is not None else world.template_ids
+        return [t for t in ids if self._steps_ok(len(world.templates[t].verifier.gold.calls))]
+
+    def _steps_ok(self, n: int) -> bool:
+        return n >= self.min_steps and (self.max_steps is None or n <= self.max_steps)
 
 
 def split_templates(

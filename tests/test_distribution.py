@@ -193,3 +193,15 @@ def test_split_templates() -> None:
     for bad in (-0.1, 1.5):
         with pytest.raises(DistributionError, match="test_fraction must be between 0 and 1"):
             split_templates(ids, bad)
+
+
+def test_steps_knob_keeps_templates_by_gold_length(mini_registry) -> None:
+    base = mini_registry.load("mini_shop")
+    lengths = {t: len(base.templates[t].verifier.gold.calls) for t in base.template_ids}
+    d = TaskDistribution("mini_shop", world="random", tasks="templates", min_steps=3, registry=mini_registry)
+    drawn = {d.draw(s)[1].task.template for s in range(20)}
+    assert drawn == {t for t, n in lengths.items() if n >= 3}
+    d = TaskDistribution("mini_shop", world="random", tasks="templates", max_steps=1, registry=mini_registry)
+    assert {d.draw(s)[1].task.difficulty.steps for s in range(10)} == {1}
+    with pytest.raises(DistributionError, match="no template has between 7 and any number of gold steps"):
+        TaskDistribution("mini_shop", world="random", tasks="templates", min_steps=7, registry=mini_registry)

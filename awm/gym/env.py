@@ -49,6 +49,8 @@ class AwmEnv(gym.Env[str, str]):
         start_world: int = 0,
         templates: Sequence[str] | None = None,
         underspecified: bool | None = None,
+        min_steps: int = 0,
+        max_steps: int | None = None,
     ):
         """``world``: ``"canonical"`` (the bundle's seed data, default), ``"random"`` (a world built from
         each reset's seed; needs ``tasks="templates"``) or a compiled ``World``. ``tasks``: ``"fixed"``,
@@ -68,6 +70,8 @@ class AwmEnv(gym.Env[str, str]):
                 start_world=start_world,
                 templates=tuple(templates) if templates is not None else None,
                 underspecified=underspecified,
+                min_steps=min_steps,
+                max_steps=max_steps,
                 registry=registry,
             )
             self.world = registry.load(env)

@@ -580,7 +580,8 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
     async def create_episode(body: m.CreateEpisode) -> Response:
         """A new episode; its ``episode_id`` is also what its agent sends (``X-AWM-Episode`` over MCP, or the
         path of the agent plane's routes)."""
-        dist = {k: getattr(body, k) for k in ("world", "tasks", "scale", "distractors", "num_worlds", "start_world")}
+        keys = ("world", "tasks", "scale", "distractors", "num_worlds", "start_world", "min_steps", "max_steps")
+        dist = {k: getattr(body, k) for k in keys}
         slot = store.create(body.env, body.task_id, body.seed, body.reward, distribution=dist)
         return FastJSON(views.episode(slot), status_code=201)
 

@@ -33,6 +33,8 @@ class CreateEpisode(BaseModel):
     distractors: bool = False
     num_worlds: int = Field(0, ge=0, le=2**31, description="draw worlds from this many (0: one per seed)")
     start_world: int = Field(0, ge=0, le=2**31, description="the first world seed")
+    min_steps: int = Field(0, ge=0, le=1000, description="templates whose gold solution has at least this many calls")
+    max_steps: int | None = Field(None, ge=0, le=1000, description="... and at most this many")
 
 
 class CallBody(BaseModel):

@@ -121,8 +121,8 @@ class EpisodeStore:
         self._make_room()
         try:
             dist = TaskDistribution(env, registry=self.registry, **(distribution or {}))
-        except DistributionError as e:
-            raise ApiError("invalid_request", 400, str(e)) from e
+        except DistributionError as e:  # nothing to draw from: no such task on that world (a 404, like an unknown task)
+            raise ApiError("unknown_task", 404, str(e)) from e
         try:
             world, ct = dist.resolve(task_id) if task_id is not None else dist.draw(seed)
             episode = world.episode(ct.id, seed=seed, reward=reward)
