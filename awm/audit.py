@@ -176,6 +176,8 @@ def audit_world(world: World, task_ids: Iterable[str] | None = None) -> AuditRep
     report = AuditReport(world.id)
     for tid in task_ids or world.task_ids:
         ct = world.tasks[tid]
+        if ct.verifier.code is not None and not ct.verifier.gold.calls:
+            continue  # judged by its code verifier alone: no gold solution to probe around
         try:
             player = _Player(world, ct)
         except Exception as e:  # the gold solution itself is broken: validate reports it

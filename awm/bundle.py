@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -194,6 +194,22 @@ class GoldSolution(Record):
     answer: Any = Field(None, description="information tasks: the typed answer value")
 
 
+class CodeCheck(Record):
+    """A verifier written as code (AWM's ``verify_*`` functions), run sandboxed on the initial and final states.
+
+    The function takes the paths of two read-only database files (``initial_db_path``, ``final_db_path``)
+    and, with ``takes_answer``, the agent's ``final_answer``. ``mode: code`` returns
+    ``{"result": "complete" | "others"}`` and is an outcome check (passes iff complete); ``mode: sql``
+    returns evidence for an LLM judge: it is run and recorded, and never gives outcome 1.
+    """
+
+    file: str = Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$", description="a file in verifiers/<env>/")
+    function: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    mode: Literal["code", "sql"] = "code"
+    takes_answer: bool = False
+    timeout_s: float = Field(10.0, gt=0, le=300, description="wall-clock limit of one run (child process killed)")
+
+
 class TaskVerifier(Record):
     """One line of ``verifiers/<env>/verifiers.jsonl``: the judge of one task.
 
@@ -213,6 +229,12 @@ class TaskVerifier(Record):
     )
     allowed_writes: list[AllowedWrite] = []
     gold: GoldSolution
+    code: CodeCheck | None = Field(
+        None, description="a verifier written as code (imported AWM tasks); needs no checks or answer check"
+    )
+    write_frame: bool = Field(
+        True, description="false: no row-level write frame (the code check alone decides; no collateral counted)"
+    )
 
 
 class TaskTemplate(Record):

@@ -21,6 +21,7 @@ from awm.distribution import TaskDistribution
 from awm.errors import AwmError
 from awm.eval.cli import eval_cmd, report_cmd
 from awm.gen.cli import app as gen_app
+from awm.importers.cli import app as import_app
 from awm.registry import Registry
 from awm.view.cli import view_cmd
 from awm.worldgen import Scale
@@ -54,6 +55,7 @@ app = typer.Typer(
 )
 console = make_console()
 app.add_typer(gen_app, name="gen")
+app.add_typer(import_app, name="import")
 app.command("eval")(eval_cmd)
 app.command("report")(report_cmd)
 app.command("tasks")(tasks_cmd)
@@ -145,6 +147,8 @@ def validate(
         stats = ", ".join(f"{v} {k}" for k, v in report.stats.items())
         if report.ok:
             console.print(f"[green]✓[/green] {name} is valid ({stats})")
+            for note in report.notes:
+                console.print(f"    note: {note}", markup=False, soft_wrap=True)
         else:
             failed += 1
             console.print(f"[red]✗[/red] {name}: {len(report.problems)} problem(s)")

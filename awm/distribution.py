@@ -76,8 +76,9 @@ class TaskDistribution:
             raise DistributionError(f"{self.env} has no templates {unknown} (it has {', '.join(base.template_ids)})")
         if self.tasks != TaskMode.fixed and not self._pool(base):
             steps = sorted({len(t.verifier.gold.calls) for t in base.templates.values()})
+            most = "any number of" if self.max_steps is None else self.max_steps
             raise DistributionError(
-                f"{self.env}: no template has between {self.min_steps} and {'any number of' if self.max_steps is None else self.max_steps} gold steps "
+                f"{self.env}: no template has between {self.min_steps} and {most} gold steps "
                 f"(their gold solutions have {steps} calls)"
             )
 

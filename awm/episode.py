@@ -30,12 +30,14 @@ from awm.diff import (
 )
 from awm.errors import EpisodeClosedError, ToolError
 from awm.frame import Verdict
+from awm.importers.verifier_runner import CodeVerdict, run_code_check
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
 from awm.tooling import Db, format_validation_error
 
 if TYPE_CHECKING:
     from awm.world import CompiledTask, World
 
+CODE_CHECK = "awm_verifier"  # the name of a code verifier's verdict in ``Evaluation.checks``
 MAX_ARGUMENT_BYTES = 65_536  # a larger arguments object is rejected before it is parsed
 MAX_VM_STEPS = 5_000  # x 1,000 SQLite VM instructions per call: a deterministic time limit
 
@@ -96,6 +98,7 @@ class Evaluation:
     answer_reason: str
     frame: Verdict  # the net change against the task's expected change (collateral, missing, wrong)
     passed: bool
+    code: CodeVerdict | None = None  # the code verifier's verdict (imported AWM tasks), in checks as awm_verifier
 
     @property
     def collateral(self) -> tuple[RowChange, ...]:
@@ -103,7 +106,9 @@ class Evaluation:
 
     def reasons(self) -> list[str]:
         """Why the outcome is 0, for people (never shown to the agent)."""
-        out = [f"check {n!r} does not hold" for n, ok in self.checks.items() if not ok]
+        out = [f"check {n!r} does not hold" for n, ok in self.checks.items() if not ok and n != CODE_CHECK]
+        if self.code is not None and not self.code.passed:
+            out.append(f"{CODE_CHECK}: {self.code.reason}")
         if self.answer_correct is False:
             out.append(f"answer: {self.answer_reason}")
         return out + self.frame.reasons()
@@ -161,6 +166,7 @@ class Episode:
         self._phi_before = self._phi
         self._checks_version = 0
         self._initial_attached = False
+        self._code_cache: tuple[tuple[int, str], CodeVerdict] | None = None
 
     # -- actions --------------------------------------------------------------------------------
     def call(self, tool: str, arguments: dict[str, Any] | str | None = None) -> StepResult:
@@ -247,8 +253,24 @@ class Episode:
         if t.expected is not None:
             answer_ok, reason = judge(answer, t.expected)
         checks = dict(self._refresh_checks())
+        code = self._code_verdict(answer)
+        if code is not None:
+            checks[CODE_CHECK] = code.passed
         passed = all(checks.values()) and answer_ok is not False and verdict.ok
-        return Evaluation(checks, self._phi, answer_ok, reason, verdict, passed)
+        return Evaluation(checks, self._phi, answer_ok, reason, verdict, passed, code)
+
+    def _code_verdict(self, answer: Any) -> CodeVerdict | None:
+        """The code verifier on the initial and current states (sandboxed; once per state and answer)."""
+        check = self.task.verifier.code
+        if check is None:
+            return None
+        key = (self.version, json.dumps(answer, sort_keys=True, default=str))
+        if self._code_cache is None or self._code_cache[0] != key:
+            verdict = run_code_check(
+                self.world.files.verifier_dir, check, self.world.seed_blob, self.conn.serialize(), answer
+            )
+            self._code_cache = (key, verdict)
+        return self._code_cache[1]
 
     def diff_from_initial(self) -> Diff:
         """Net row changes since the start of the episode."""
@@ -287,6 +309,7 @@ class Episode:
         self._seen = dict(snap.seen)
         self._net = dict(snap.net)
         self._checks, self._phi, self._checks_version = dict(snap.checks), snap.phi, snap.checks_version
+        self._code_cache = None
 
     def fork(self) -> Episode:
         """An independent copy of this episode at its current state."""

@@ -4,6 +4,8 @@ AwmError
 ├── BundleError              a bundle on disk is malformed (bad JSON, DDL, seed, tools.py, verifier SQL)
 │   └── UnsafeSqlError       verifier SQL that is not a single read-only SELECT
 ├── ToolDefinitionError      a @tool function whose signature cannot become a schema
+├── ImportedCodeError        an imported environment's code (AWM's awm_app.py) fails the static check,
+│                            does not import, or sqlalchemy is missing (awm.importers.runtime)
 ├── UnknownEnvironmentError  no such environment in the registry (with "did you mean")
 ├── UnknownTaskError         no such task in an environment
 ├── WorldBuildError          a world builder (world.py) is missing, fails, or breaks the schema (awm.worldgen)
@@ -41,6 +43,10 @@ class UnsafeSqlError(BundleError):
 
 class ToolDefinitionError(AwmError):
     """A tool function that cannot be turned into a tool (bad signature, missing docstring)."""
+
+
+class ImportedCodeError(AwmError):
+    """An imported environment's generated code cannot run: it fails the static check or does not import."""
 
 
 class UnknownEnvironmentError(AwmError, KeyError):

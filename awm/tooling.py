@@ -239,6 +239,19 @@ class Db:
         cur = self._run(sql, [values[c] for c in names])
         return int(cur.lastrowid or 0)
 
+    def raw_connection(self) -> sqlite3.Connection:
+        """The episode's connection, for imported code that runs its own SQL (``awm.importers.runtime``).
+
+        Only during a write tool's call: change capture is installed on every table first, so the
+        step's diff sees whatever the code writes, and the call's transaction still wraps it all.
+        Hand-written tools never need this; use ``query``/``execute``.
+        """
+        if not self._writable:
+            raise ToolDefinitionError("raw_connection() is only for write tools, during their call")
+        if self.before_write is not None:
+            self.before_write(frozenset(self._tables))
+        return self._conn
+
     # -- engine -------------------------------------------------------------------------------
     def _run(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> sqlite3.Cursor:
         plan = self._plans.get(sql)

@@ -28,6 +28,7 @@ from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
 from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.frame import Frame, autokey_tables, declaration_problems, foreign_keys, free_map, predicate_problem
+from awm.importers.verifier_runner import code_check_problems
 from awm.loader import BundleFiles
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed
@@ -266,7 +267,11 @@ class World:
             self.tasks[tid] = self._derive_frame(ct, problems)
 
     def _derive_frame(self, ct: CompiledTask, problems: list[str]) -> CompiledTask:
+        """``write_frame: false`` (imported AWM tasks): no frame, the permissive one stays."""
         from awm.episode import Episode
+
+        if not ct.verifier.write_frame:
+            return ct
 
         ep = Episode(self, ct)
         for i, call in enumerate(ct.verifier.gold.calls):
@@ -426,11 +431,15 @@ class World:
         for call in v.gold.calls:
             if call.tool not in self.tools:
                 problems.append(f"{where} gold: unknown tool {call.tool!r}")
-        if not v.checks and v.answer is None:
-            problems.append(f"{where}: a verifier needs checks or an answer check")
+        if v.code is not None:
+            problems += [f"{where} code verifier: {p}" for p in code_check_problems(self.files.verifier_dir, v.code)]
+            if v.answer is not None:
+                problems.append(f"{where}: a code verifier judges the answer itself; drop the answer check")
+        elif not v.checks and v.answer is None:
+            problems.append(f"{where}: a verifier needs checks, an answer check or a code check")
         if task.kind == TaskKind.information and task.answer is None:
             problems.append(f"{where}: an information task declares the type of its answer (tasks.jsonl 'answer')")
-        if (task.answer is None) != (v.answer is None):
+        if v.code is None and (task.answer is None) != (v.answer is None):
             problems.append(f"{where}: a task with an answer type needs an answer check, and only such a task")
         names = [c.name for c in v.checks]
         if len(set(names)) != len(names):

@@ -1,0 +1,40 @@
+"""Imported AWM apps read the world's frozen clock (``datetime.now()`` is rewritten), so the same actions
+give byte-identical states, as on our own environments; and the sandboxed code verifier scores them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from awm.registry import Registry
+
+pytest.importorskip("sqlalchemy")
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "awm1k"
+
+
+@pytest.fixture(scope="module")
+def bookshop(tmp_path_factory: pytest.TempPathFactory):
+    from awm.importers.awm1k import import_awm
+
+    root = tmp_path_factory.mktemp("imported")
+    import_awm(FIXTURE, root, scenarios=["Indie Bookshop"])
+    return Registry([root], include_default=False).load("indie_bookshop")
+
+
+def _order_twice(world) -> tuple[bytes, dict, float]:
+    ep = world.episode("t00")
+    book = ep.call("search_books", {"query": "Left Hand"}).result[0]["id"]
+    res = ep.call("place_order", {"book_id": book, "quantity": 2})
+    assert res.ok, res.error
+    state = ep.state_bytes()
+    return state, res.result, ep.submit(None).rewards.outcome
+
+
+def test_app_clock_is_the_world_clock_and_replays_are_identical(bookshop) -> None:
+    a, order, outcome = _order_twice(bookshop)
+    b, _, _ = _order_twice(bookshop)
+    assert order["created_at"] == bookshop.clock.isoformat(sep=" ", timespec="seconds")
+    assert a == b
+    assert outcome == 1.0
