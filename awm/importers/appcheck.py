@@ -1,13 +1,15 @@
 """Static allow-list checks of imported AWM code, run before it is ever executed.
 
-``check_app_code``: AWM's generated FastAPI + SQLAlchemy app (``awm_app.py``). ``check_verifier_code``:
-AWM's verifier functions (``verify_*.py``). Both in the spirit of ``awm.gen.safety``: imports only from
-an allow-list; no ``open``/``exec``/``eval``/``compile``/``__import__``/``globals``-style builtins; no
-dunder attribute access beyond what ORM models need; no ``global`` state. An app may read ``os`` only
-through ``os.environ.get`` / ``os.getenv`` (for ``DATABASE_PATH``, ``HOST``, ``PORT``), and raw
-``text()`` SQL must be a literal. The checks are defence in depth: apps run with a restricted
-``__import__`` and guarded ``getattr``/``setattr`` (``awm.importers.runtime``), and SQL runs under an
-authorizer; verifiers run in a child process with a scrubbed environment and resource limits.
+``check_app_code``: AWM's generated FastAPI + SQLAlchemy app (``awm_app.py``). ``check_verifier_code``: AWM's
+verifier functions (``verify_*.py``). Both in the spirit of ``awm.gen.safety``: imports only from an allow-
+list; no ``open``/``exec``/``eval``/``compile``/``__import__``/``globals``-style builtins; no dunder attribute
+access beyond what ORM models need; no ``global`` state. An app may read ``os`` only through
+``os.environ.get`` / ``os.getenv`` (for ``DATABASE_PATH``, ``HOST``, ``PORT``), and raw ``text()`` SQL must be
+a literal; nothing that serves files (``FileResponse``, ``StaticFiles``) or opens another database
+(``create_engine`` other than ``sqlalchemy.create_engine``, which the runtime binds). The checks are defence
+in depth: apps run with a restricted ``__import__`` and guarded ``getattr``/``setattr``
+(``awm.importers.runtime``), and SQL runs under an authorizer; verifiers run in a child process with a
+scrubbed environment and resource limits.
 """
 
 from __future__ import annotations
@@ -87,11 +89,18 @@ ALLOWED_DUNDERS = frozenset(
 FORBIDDEN_METHODS = frozenset(
     {"exec_driver_sql", "executescript", "set_authorizer", "enable_load_extension", "load_extension", "backup"}
 )
-# attribute names that reach a dangerous module or call through an allowed package's internals
+# attribute names that reach a dangerous module or call through an allowed package's internals (not
+# ``code``: the stdlib module is not reachable from the allowed packages, and "code" is a common column)
 FORBIDDEN_ATTRIBUTES = frozenset(
     {"os", "sys", "subprocess", "builtins", "importlib", "socket", "shutil", "pathlib", "ctypes", "pickle"}
-    | {"marshal", "io", "threading", "multiprocessing", "signal", "inspect", "gc", "code", "types", "system"}
+    | {"marshal", "io", "threading", "multiprocessing", "signal", "inspect", "gc", "types", "system"}
     | {"popen", "spawn", "fork", "execv", "execve", "remove", "unlink", "rmtree"}
+)
+# names that reach files or other databases through an allowed package (an app talks to its own database
+# only through the runtime's engine: ``sqlalchemy.create_engine`` / ``from sqlalchemy import create_engine``)
+FORBIDDEN_APP_NAMES = frozenset(
+    {"FileResponse", "StaticFiles", "TestClient", "Jinja2Templates", "create_async_engine", "engine_from_config"}
+    | {"create_mock_engine", "URL", "make_url", "staticfiles", "testclient", "templating"}
 )
 MAX_SOURCE = 500_000
 
@@ -150,7 +159,13 @@ class _Checker(ast.NodeVisitor):
                 node, f"`from {'.' * node.level}{module} import ...` is not allowed; allowed: {_show(self.modules)}"
             )
             return
+        if self.app and module.startswith("sqlalchemy.") and any(a.name == "create_engine" for a in node.names):
+            self.bad(node, f"`from {module} import create_engine` is not allowed; use sqlalchemy.create_engine")
+        if self.app and (set(module.split(".")) & FORBIDDEN_APP_NAMES):
+            self.bad(node, f"`from {module} import ...` is not allowed (it serves files)")
         for alias in node.names:
+            if self.app and alias.name in FORBIDDEN_APP_NAMES:
+                self.bad(node, f"`{alias.name}` is not allowed in an imported app (files, other databases)")
             if alias.name == "*":
                 self.bad(node, f"`from {module} import *` is not allowed; import names explicitly")
             elif module.split(".")[0] == "os" and (module != "os" or alias.name != "getenv"):
@@ -165,7 +180,9 @@ class _Checker(ast.NodeVisitor):
 
     # -- names and attributes --------------------------------------------------------------------
     def visit_Name(self, node: ast.Name) -> None:
-        if node.id in FORBIDDEN_NAMES or (not self.app and node.id in GUARDED_BUILTINS):
+        if self.app and node.id in FORBIDDEN_APP_NAMES:
+            self.bad(node, f"`{node.id}` is not allowed in an imported app (files, other databases)")
+        elif node.id in FORBIDDEN_NAMES or (not self.app and node.id in GUARDED_BUILTINS):
             self.bad(node, f"`{node.id}` is not allowed")
         elif node.id.startswith("__") and node.id not in ALLOWED_DUNDERS:
             self.bad(node, f"dunder name `{node.id}` is not allowed")
@@ -176,6 +193,14 @@ class _Checker(ast.NodeVisitor):
             self.bad(node, f"access to dunder attribute `.{attr}` is not allowed")
         elif attr in FORBIDDEN_METHODS or attr in FORBIDDEN_ATTRIBUTES:
             self.bad(node, f"`.{attr}` is not allowed")
+        elif self.app and attr in FORBIDDEN_APP_NAMES:
+            self.bad(node, f"`.{attr}` is not allowed in an imported app (files, other databases)")
+        elif (
+            self.app
+            and attr == "create_engine"
+            and not (isinstance(node.value, ast.Name) and node.value.id == "sqlalchemy")
+        ):
+            self.bad(node, "only sqlalchemy.create_engine may make an engine (it is bound to the episode's database)")
         elif isinstance(node.value, ast.Name) and node.value.id in self.os_names and attr not in ("environ", "getenv"):
             self.bad(node, f"`os.{attr}` is not allowed; only os.environ.get and os.getenv")
         self.generic_visit(node)

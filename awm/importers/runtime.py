@@ -55,7 +55,12 @@ from urllib.parse import quote, urlencode
 from pydantic import BaseModel, ConfigDict, create_model
 
 from awm.errors import ImportedCodeError, ToolError
-from awm.importers.appcheck import APP_MODULES, check_app_code
+from awm.importers.appcheck import (
+    APP_MODULES,
+    FORBIDDEN_APP_NAMES,
+    FORBIDDEN_METHODS,
+    check_app_code,
+)
 from awm.tooling import Db, ToolDef
 
 __all__ = ["ImportedCodeError", "awm_tools", "check_app_code"]
@@ -188,6 +193,8 @@ def _builtins() -> dict[str, Any]:
     return safe
 
 
+# by name at run time too (not FORBIDDEN_ATTRIBUTES' module names: data columns may share them)
+_FORBIDDEN_AT_RUN_TIME = FORBIDDEN_APP_NAMES | FORBIDDEN_METHODS | {"create_engine"}
 _DENIED_BUILTINS = frozenset(
     {"open", "exec", "eval", "compile", "globals", "locals", "vars", "dir", "delattr", "breakpoint", "input"}
     | {"help", "exit", "quit", "memoryview", "__import__", "getattr", "setattr", "hasattr"}
@@ -195,9 +202,12 @@ _DENIED_BUILTINS = frozenset(
 
 
 def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``getattr``/``setattr``/``hasattr`` that reach no private attribute and none the static check forbids
+    by name (a name built at run time cannot slip past it)."""
+
     def guarded(obj: Any, name: str, *rest: Any) -> Any:
-        if not isinstance(name, str) or name.startswith("_"):
-            raise AttributeError(f"{fn.__name__}() of private attribute {name!r} is not allowed")
+        if not isinstance(name, str) or name.startswith("_") or name in _FORBIDDEN_AT_RUN_TIME:
+            raise AttributeError(f"{fn.__name__}() of attribute {name!r} is not allowed")
         return fn(obj, name, *rest)
 
     guarded.__name__ = fn.__name__

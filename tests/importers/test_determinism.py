@@ -38,3 +38,30 @@ def test_app_clock_is_the_world_clock_and_replays_are_identical(bookshop) -> Non
     assert order["created_at"] == bookshop.clock.isoformat(sep=" ", timespec="seconds")
     assert a == b
     assert outcome == 1.0
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from fastapi.responses import FileResponse\n",
+        "import fastapi\nr = fastapi.responses.FileResponse('/etc/passwd')\n",
+        "from fastapi.staticfiles import StaticFiles\n",
+        "import sqlalchemy\ne = sqlalchemy.engine.create_engine('sqlite:////etc/passwd')\n",
+        "from sqlalchemy.engine import create_engine\n",
+    ],
+)
+def test_apps_cannot_serve_files_or_open_other_databases(source: str) -> None:
+    from awm.importers.appcheck import check_app_code
+
+    assert check_app_code(source), source
+
+
+def test_run_time_getattr_refuses_names_the_check_forbids() -> None:
+    from awm.importers.runtime import _builtins
+
+    guarded = _builtins()["getattr"]
+    import fastapi.responses
+
+    with pytest.raises(AttributeError, match="FileResponse"):
+        guarded(fastapi.responses, "File" + "Response")
+    assert guarded(fastapi.responses, "JSONResponse") is fastapi.responses.JSONResponse
