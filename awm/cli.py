@@ -113,6 +113,44 @@ def list_envs(
 
 
 @app.command()
+def stats(
+    names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object: environments, errors, summary")] = False,
+    path: PathOpt = None,
+) -> None:
+    """The catalog's figures: tables, tools, seed rows, tasks and templates per environment, with mean,
+    median and p90 over the catalog."""
+    from awm.stats import FIGURES, catalog_stats
+
+    out = catalog_stats(Registry(path or []), names)
+    if as_json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        heads = ("env", "source", "tables", "tools (write)", "seed rows", "tasks (i / s / m)", "templates", "worlds")
+        table = Table(*heads)
+        for e in out["environments"]:
+            table.add_row(
+                e["env"],
+                e["source"],
+                str(e["tables"]),
+                f"{e['tools']} ({e['write_tools']})",
+                str(e["seed_rows"]),
+                f"{e['tasks']} ({e['information']} / {e['single_write']} / {e['multi_step']})",
+                str(e["templates"]),
+                "yes" if e["world_builder"] else "-",
+            )
+        console.print(table)
+        summary = Table(f"over {out['count']} environments", *FIGURES)
+        for stat in ("mean", "median", "p90", "total"):
+            summary.add_row(stat, *(f"{out['summary'][f][stat]:g}" if f in out["summary"] else "-" for f in FIGURES))
+        console.print(summary)
+        for env, err in out["errors"].items():
+            console.print(f"[red]✗[/red] {escape(env)}: {escape(err)}", soft_wrap=True)
+    if out["errors"]:
+        raise typer.Exit(1)
+
+
+@app.command()
 def validate(
     names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
     seeds: Annotated[
