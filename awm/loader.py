@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -129,6 +132,17 @@ def read_bundle(env_dir: Path, verifier_dir: Path) -> BundleFiles:
         verifier_templates,
         builder if builder.is_file() else None,
     )
+
+
+def import_file(path: Path, name: str) -> ModuleType:
+    """Execute a bundle's Python file (``tools.py``, ``world.py``) as module ``name``, registered in
+    ``sys.modules`` (pydantic and dataclasses resolve annotations through it). Raises what the file raises."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def dump_jsonl(rows: list[dict[str, Any]]) -> str:

@@ -154,6 +154,24 @@ def used_slots(t: Template) -> set[str]:
     return found
 
 
+# -- instance ids ---------------------------------------------------------------------------------
+# the world part is any label-like token: ``WorldKey.parse`` then says what is wrong with a bad one (``s01``)
+_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*)\.(c|[sl]\d+d?)\.(\d+)(\.u)?$")
+
+
+def instance_id(template_id: str, world: str, row: int, underspecified: bool) -> str:
+    """``<template>.<world label>.<row>[.u]``: the id of an instance (``.u``: the underspecified phrasing)."""
+    return f"{template_id}.{world}.{row}{'.u' if underspecified else ''}"
+
+
+def parse_instance_id(task_id: str) -> tuple[str, str, int, bool] | None:
+    """(template, world label, row, underspecified) of an instance id; None for any other id."""
+    m = _INSTANCE.match(task_id)
+    if not m:
+        return None
+    return m.group(1), m.group(2), int(m.group(3)), bool(m.group(4))
+
+
 # -- drawing ------------------------------------------------------------------------------------
 def clock_slots(clock: datetime | None) -> dict[str, Any]:
     """Built-in slots from the world's frozen clock: ``{today}`` (YYYY-MM-DD) and ``{now}`` (ISO, seconds)."""
@@ -215,7 +233,7 @@ def instantiate(
     if not rows_list:
         raise TemplateError(f"template {t.id!r} has no instance in world {world}: its slots query returns no row")
     index = pick % len(rows_list)
-    task_id = f"{t.id}.{world}.{index}{'.u' if underspecified else ''}"
+    task_id = instance_id(t.id, world, index, underspecified)
     where = f"template {t.id!r} instance {task_id}"
     slots = clock_slots(clock) | decode_slots(cols, rows_list[index], where)
     tt = t.task

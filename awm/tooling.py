@@ -108,11 +108,11 @@ def _check_annotation(ann: Any, where: str) -> None:
     )
 
 
-def _strip_titles(schema: Any) -> Any:
+def strip_titles(schema: Any) -> Any:
     """Drop pydantic's generated ``title`` keywords; argument names under ``properties`` are kept
     (an argument may well be called ``title``)."""
     if isinstance(schema, list):
-        return [_strip_titles(v) for v in schema]
+        return [strip_titles(v) for v in schema]
     if not isinstance(schema, dict):
         return schema
     out = {}
@@ -120,9 +120,9 @@ def _strip_titles(schema: Any) -> Any:
         if k == "title" and isinstance(v, str):
             continue
         if k in ("properties", "$defs", "definitions") and isinstance(v, dict):
-            out[k] = {name: _strip_titles(sub) for name, sub in v.items()}
+            out[k] = {name: strip_titles(sub) for name, sub in v.items()}
         else:
-            out[k] = _strip_titles(v)
+            out[k] = strip_titles(v)
     return out
 
 
@@ -150,7 +150,7 @@ def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None) -
         fields[p.name] = (hints[p.name], Field(default, description=arg_docs.get(p.name) or None))
     config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING)
     model = create_model(f"{tool_name}_arguments", __config__=config, **fields)
-    schema = _strip_titles(model.model_json_schema())
+    schema = strip_titles(model.model_json_schema())
     schema.setdefault("properties", {})
     schema["additionalProperties"] = False
     return ToolDef(tool_name, f, write, description, model, schema)

@@ -10,16 +10,13 @@ import copy
 import dataclasses
 import difflib
 import hashlib
-import importlib.util
 import re
 import sqlite3
-import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from awm import verify
@@ -29,11 +26,19 @@ from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.frame import Frame, autokey_tables, declaration_problems, foreign_keys, free_map, predicate_problem
 from awm.importers.verifier_runner import code_check_problems
-from awm.loader import BundleFiles
+from awm.loader import BundleFiles, import_file
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed
 from awm.sqlcheck import read_only_problem
-from awm.templates import TemplateError, clock_slots, instantiate, slot_rows, used_slots
+from awm.templates import (
+    TemplateError,
+    clock_slots,
+    instance_id,
+    instantiate,
+    parse_instance_id,
+    slot_rows,
+    used_slots,
+)
 from awm.templates import join as join_templates
 from awm.tooling import NONDETERMINISTIC, StatementPlan, ToolDef, quote
 from awm.worldgen import WorldBuildError, WorldKey, build_seed
@@ -96,6 +101,7 @@ class World:
         self.cascades = _cascades(conn) if conn else {}
         self.capture = {n: capture_ddl(t) for n, t in self.tables.items()}
         self.tools: dict[str, ToolDef] = tools if tools is not None else self._import_tools(problems)
+        self._tool_params = {name: td.parameters.get("properties", {}) for name, td in self.tools.items()}
         if problems or conn is None:
             if not self.key.canonical:
                 raise WorldBuildError(
@@ -147,7 +153,7 @@ class World:
         ct = self.tasks.get(task_id)
         if ct is not None:
             return ct
-        inst = _parse_instance_id(task_id)
+        inst = parse_instance_id(task_id)
         if inst is not None and inst[0] in self.templates and inst[1] == self.key.label:
             ct = self.instance(inst[0], inst[2], underspecified=inst[3])
             if ct.id == task_id:
@@ -315,7 +321,7 @@ class World:
 
     def resolve(self, task_id: str) -> tuple[World, CompiledTask]:
         """A task by id on its own world: a fixed task here, or an instance id (``template.world.row[.u]``)."""
-        inst = _parse_instance_id(task_id)
+        inst = parse_instance_id(task_id)
         world = self.variant(WorldKey.parse(inst[1])) if inst is not None else self
         return world, world.task(task_id)
 
@@ -372,11 +378,7 @@ class World:
         path = self.files.tools_path
         name = f"_awm_tools_{self.id}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
         try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            module: ModuleType = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
+            module = import_file(path, name)
         except AwmError as e:
             problems.append(f"tools.py: {e}")
             return {}
@@ -408,7 +410,6 @@ class World:
         self, conn: sqlite3.Connection, task: Task, v: TaskVerifier, problems: list[str]
     ) -> CompiledTask | None:
         """One task against the initial state (``conn``, with ``initial`` attached); None with problems."""
-        params = {name: td.parameters.get("properties", {}) for name, td in self.tools.items()}
         where = f"task {task.id!r}"
         before = len(problems)
         for sql, what in _verifier_sql(v):
@@ -426,7 +427,8 @@ class World:
             if w.where and (why := predicate_problem(conn, w.where, self.tables[w.table].columns)):
                 problems.append(f"{where} allowed_writes: where {w.where!r} does not run on {w.table}: {why}")
         problems += [
-            f"{where} {p}" for p in declaration_problems(v.free_columns, v.free_arguments, self.columns, params)
+            f"{where} {p}"
+            for p in declaration_problems(v.free_columns, v.free_arguments, self.columns, self._tool_params)
         ]
         for call in v.gold.calls:
             if call.tool not in self.tools:
@@ -461,20 +463,6 @@ class World:
             any(re.search(r"\binitial\s*\.", c.sql, re.I) for c in v.checks),
             Frame(self.tables, EMPTY, permissive=True),
         )
-
-
-def instance_id(template_id: str, world: str, row: int, underspecified: bool) -> str:
-    return f"{template_id}.{world}.{row}{'.u' if underspecified else ''}"
-
-
-_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*)\.(c|[sl]\d+d?)\.(\d+)(\.u)?$")
-
-
-def _parse_instance_id(task_id: str) -> tuple[str, str, int, bool] | None:
-    m = _INSTANCE.match(task_id)
-    if not m:
-        return None
-    return m.group(1), m.group(2), int(m.group(3)), bool(m.group(4))
 
 
 def _verifier_sql(v: TaskVerifier) -> list[tuple[str, str]]:

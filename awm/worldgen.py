@@ -14,17 +14,14 @@ The canonical ``seed.json`` stays the default world; a builder only adds more wo
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import random
 import re
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from types import ModuleType
 from typing import Any, TypeVar
 
 from faker import Faker
@@ -32,6 +29,7 @@ from pydantic import ValidationError
 
 from awm.bundle import SeedData
 from awm.errors import AwmError
+from awm.loader import import_file
 
 T = TypeVar("T")
 _LABEL = re.compile(r"([sl])(0|[1-9][0-9]*)(d?)")
@@ -153,11 +151,7 @@ def load_builder(path: Path) -> Builder:
             return _BUILDERS[key]
         name = f"_awm_world_{path.parent.name}_{key[1][:8]}"
         try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            module: ModuleType = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
+            module = import_file(path, name)
         except Exception as e:
             raise WorldBuildError(f"{path}: does not import: {type(e).__name__}: {e}") from e
         build = getattr(module, "build", None)

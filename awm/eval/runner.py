@@ -41,6 +41,7 @@ from awm.eval.records import EvalRecord, InfraProblem, Status, TokenUsage
 from awm.gym.factory import make_env
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
 from awm.registry import Registry, default_registry, registry_for
+from awm.templates import parse_instance_id
 from awm.world import World, stable_int
 
 RESULTS = "results.jsonl"
@@ -132,8 +133,8 @@ def plan(cfg: EvalConfig, registry: Registry | None = None) -> list[Job]:
 def _instance_of(world: World, task_id: str) -> bool:
     """Whether ``task_id`` is an instance of one of this world's templates (``template.world.row[.u]``);
     an instance id naming a template of this world that does not resolve is an error, not a skip."""
-    head = task_id.split(".", 1)[0]
-    if head not in world.templates or task_id.count(".") < 2:
+    inst = parse_instance_id(task_id)
+    if inst is None or inst[0] not in world.templates:
         return False
     try:
         world.resolve(task_id)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 
+from awm.gen.safety import FORBIDDEN_NAMES as TOOL_FORBIDDEN_NAMES
+
 APP_MODULES = frozenset(
     {
         "__future__",
@@ -59,29 +61,15 @@ VERIFIER_MODULES = frozenset(
 )
 # builtins an app may name only through the guarded versions the runtime gives it
 GUARDED_BUILTINS = frozenset({"getattr", "setattr", "hasattr"})
-FORBIDDEN_NAMES = frozenset(
-    {
-        "open",
-        "exec",
-        "eval",
-        "compile",
-        "__import__",
-        "globals",
-        "locals",
-        "vars",
-        "dir",
-        "delattr",
-        "breakpoint",
-        "input",
-        "help",
-        "exit",
-        "quit",
-        "memoryview",
-        "__builtins__",
-        "__loader__",
-        "__spec__",
-    }
-)
+# the builtins a generated tool may not name (``awm.gen.safety``), less what AWM apps legitimately use:
+# the class machinery of ORM and pydantic models, and getattr/setattr/hasattr (guarded by the runtime)
+CLASS_MACHINERY = frozenset({"object", "super", "classmethod", "staticmethod", "property"})
+FORBIDDEN_NAMES = (TOOL_FORBIDDEN_NAMES - GUARDED_BUILTINS - CLASS_MACHINERY) | {
+    "input",
+    "__builtins__",
+    "__loader__",
+    "__spec__",
+}
 # dunders ORM models and pydantic classes legitimately touch
 ALLOWED_DUNDERS = frozenset(
     {"__tablename__", "__table_args__", "__table__", "__mapper_args__", "__abstract__", "__init__", "__name__"}

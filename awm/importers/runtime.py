@@ -59,9 +59,11 @@ from awm.importers.appcheck import (
     APP_MODULES,
     FORBIDDEN_APP_NAMES,
     FORBIDDEN_METHODS,
+    FORBIDDEN_NAMES,
+    GUARDED_BUILTINS,
     check_app_code,
 )
-from awm.tooling import Db, ToolDef
+from awm.tooling import Db, ToolDef, strip_titles
 
 __all__ = ["ImportedCodeError", "awm_tools", "check_app_code"]
 
@@ -195,10 +197,7 @@ def _builtins() -> dict[str, Any]:
 
 # by name at run time too (not FORBIDDEN_ATTRIBUTES' module names: data columns may share them)
 _FORBIDDEN_AT_RUN_TIME = FORBIDDEN_APP_NAMES | FORBIDDEN_METHODS | {"create_engine"}
-_DENIED_BUILTINS = frozenset(
-    {"open", "exec", "eval", "compile", "globals", "locals", "vars", "dir", "delattr", "breakpoint", "input"}
-    | {"help", "exit", "quit", "memoryview", "__import__", "getattr", "setattr", "hasattr"}
-)
+_DENIED_BUILTINS = (FORBIDDEN_NAMES - {"__builtins__", "__loader__", "__spec__"}) | GUARDED_BUILTINS
 
 
 def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -366,7 +365,7 @@ def _endpoints(app: Any) -> dict[str, _Endpoint]:
             frozenset(query_params),
             frozenset(body_params),
             description,
-            _strip_titles(parameters),
+            strip_titles(parameters),
         )
     return out
 
@@ -384,22 +383,6 @@ def _inline(schema: Any, components: Mapping[str, Any], depth: int = 0) -> Any:
         target = components.get(ref.rsplit("/", 1)[1], {})
         return _inline({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, components, depth + 1)
     return {k: _inline(v, components, depth) for k, v in schema.items()}
-
-
-def _strip_titles(schema: Any) -> Any:
-    if isinstance(schema, list):
-        return [_strip_titles(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for k, v in schema.items():
-        if k == "title" and isinstance(v, str):
-            continue
-        if k == "properties" and isinstance(v, dict):
-            out[k] = {n: _strip_titles(s) for n, s in v.items()}
-        else:
-            out[k] = _strip_titles(v)
-    return out
 
 
 # -- tools -------------------------------------------------------------------------------------------
