@@ -116,13 +116,19 @@ def list_envs(
 def stats(
     names: Annotated[list[str] | None, typer.Argument(help="environments (default: all)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object: environments, errors, summary")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="also check the catalog's targets; exit 1 if one is missed")
+    ] = False,
     path: PathOpt = None,
 ) -> None:
     """The catalog's figures: tables, tools, seed rows, tasks and templates per environment, with mean,
     median and p90 over the catalog."""
-    from awm.stats import FIGURES, catalog_stats
+    from awm.stats import FIGURES, catalog_stats, check_targets
 
     out = catalog_stats(Registry(path or []), names)
+    targets = check_targets(out) if check else []
+    if check:
+        out["targets"] = [r.model_dump() for r in targets]
     if as_json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
@@ -146,7 +152,13 @@ def stats(
         console.print(summary)
         for env, err in out["errors"].items():
             console.print(f"[red]✗[/red] {escape(env)}: {escape(err)}", soft_wrap=True)
-    if out["errors"]:
+        if targets:
+            tt = Table("target", "wanted", "catalog", "", "short of it")
+            for r in targets:
+                mark = "[green]✓[/green]" if r.ok else "[red]✗[/red]"
+                tt.add_row(r.target, r.wanted, r.actual, mark, escape(", ".join(r.short)))
+            console.print(tt)
+    if out["errors"] or not all(r.ok for r in targets):
         raise typer.Exit(1)
 
 

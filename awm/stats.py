@@ -3,6 +3,11 @@
 Per environment: tables, tools (and write tools), seed rows, fixed tasks by kind, templates, whether it
 builds randomized worlds, and its source (hand-written, generated, imported). Environments that do not
 load are listed with their error and left out of the summary.
+
+``check_targets`` measures the catalog against ``CatalogTargets`` (issue 12's bar: at least 25
+environments; each with ≥ 10 tables, ≥ 25 tools, ≥ 100 seed rows, ≥ 12 tasks with ≥ 4 of every kind and a
+world builder; on average ≥ 30 tools and ≥ 14 tables). ``awm stats --check`` prints the result and exits 1
+when a target is missed, so CI can hold the catalog to it.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict
 
 from awm.bundle import TaskKind
 from awm.errors import AwmError
@@ -86,3 +93,77 @@ def catalog_stats(registry: Registry, names: list[str] | None = None) -> dict[st
         "errors": errors,
         "summary": summary,
     }
+
+
+class CatalogTargets(BaseModel):
+    """What the catalog must reach: per-environment floors and catalog-wide means."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    environments: int = 25
+    min_tables: int = 10
+    min_tools: int = 25
+    min_seed_rows: int = 100
+    min_tasks: int = 12
+    min_tasks_per_kind: int = 4
+    world_builder: bool = True
+    mean_tools: float = 30
+    mean_tables: float = 14
+
+
+class TargetResult(BaseModel):
+    """One target: what it asks, what the catalog has, and which environments fall short (floors)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    target: str
+    wanted: str
+    actual: str
+    ok: bool
+    short: list[str] = []
+
+
+def check_targets(out: dict[str, Any], targets: CatalogTargets | None = None) -> list[TargetResult]:
+    """Each target of ``targets`` against ``catalog_stats``'s output; a broken bundle fails the count."""
+    t = targets or CatalogTargets()
+    envs = out["environments"]
+    results = [
+        TargetResult(
+            target="environments",
+            wanted=f">= {t.environments}",
+            actual=f"{len(envs)}" + (f" (+{len(out['errors'])} broken)" if out["errors"] else ""),
+            ok=len(envs) >= t.environments and not out["errors"],
+            short=sorted(out["errors"]),
+        )
+    ]
+
+    def floor(name: str, wanted: int, value: Any) -> None:
+        short = [e["env"] for e in envs if value(e) < wanted]
+        lowest = min((value(e) for e in envs), default=0)
+        results.append(
+            TargetResult(target=name, wanted=f">= {wanted} each", actual=f"min {lowest}", ok=not short, short=short)
+        )
+
+    floor("tables", t.min_tables, lambda e: e["tables"])
+    floor("tools", t.min_tools, lambda e: e["tools"])
+    floor("seed rows", t.min_seed_rows, lambda e: e["seed_rows"])
+    floor("tasks", t.min_tasks, lambda e: e["tasks"])
+    for kind in TaskKind:
+        floor(f"{kind.value} tasks", t.min_tasks_per_kind, lambda e, k=kind.value: e[k])
+    if t.world_builder:
+        short = [e["env"] for e in envs if not e["world_builder"]]
+        results.append(
+            TargetResult(
+                target="world builder",
+                wanted="every environment",
+                actual=f"{len(envs) - len(short)} of {len(envs)}",
+                ok=not short,
+                short=short,
+            )
+        )
+    for fig, wanted in (("tools", t.mean_tools), ("tables", t.mean_tables)):
+        mean = out["summary"].get(fig, {}).get("mean", 0.0)
+        results.append(
+            TargetResult(target=f"mean {fig}", wanted=f">= {wanted:g}", actual=f"{mean:g}", ok=mean >= wanted)
+        )
+    return results

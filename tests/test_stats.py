@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from awm.cli import app
 from awm.registry import Registry
-from awm.stats import catalog_stats, p90
+from awm.stats import CatalogTargets, catalog_stats, check_targets, p90
 from tests.conftest import FIXTURE_ROOT
 
 
@@ -46,3 +46,34 @@ def test_cli_json_and_a_broken_bundle(bundle_copy: Path) -> None:
     (bundle_copy / "envs/mini_shop/schema.sql").write_text("CREATE TABLE nope (")
     res = CliRunner().invoke(app, ["stats", "mini_shop", "-p", str(bundle_copy)])
     assert res.exit_code == 1 and "mini_shop" in res.output and "schema.sql" in res.output
+
+
+def test_targets_name_what_falls_short() -> None:
+    # mini_shop: 4 tables, 5 tools, 3 tasks (no multi-step one)
+    out = catalog_stats(Registry([FIXTURE_ROOT], include_default=False))
+    results = {r.target: r for r in check_targets(out)}
+    assert not results["environments"].ok and results["environments"].actual == "1"
+    assert not results["tables"].ok and results["tables"].short == ["mini_shop"]
+    assert not results["mean tools"].ok and results["mean tools"].actual == "5"
+    assert results["world builder"].ok
+    easy = CatalogTargets(
+        environments=1,
+        min_tables=4,
+        min_tools=5,
+        min_seed_rows=1,
+        min_tasks=3,
+        min_tasks_per_kind=0,
+        mean_tools=5,
+        mean_tables=4,
+    )
+    assert all(r.ok for r in check_targets(out, easy))
+    assert not all(r.ok for r in check_targets(out, easy.model_copy(update={"mean_tables": 4.5})))
+
+
+def test_cli_check_exits_1_on_a_missed_target_and_reports_them_in_json() -> None:
+    res = CliRunner().invoke(app, ["stats", "--check", "--json", "-p", str(FIXTURE_ROOT), "mini_shop"])
+    assert res.exit_code == 1
+    targets = {t["target"]: t for t in json.loads(res.output)["targets"]}
+    assert targets["tools"]["short"] == ["mini_shop"] and targets["world builder"]["ok"] is True
+    res = CliRunner().invoke(app, ["stats", "--check", "-p", str(FIXTURE_ROOT), "mini_shop"])
+    assert res.exit_code == 1 and "short of it" in res.output
