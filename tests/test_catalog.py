@@ -34,12 +34,18 @@ def test_env_validates_on_distractor_and_large_worlds(env):
 
 
 @pytest.mark.parametrize("env", CATALOG)
-def test_env_is_hand_written_with_exact_checks(env):
+def test_env_is_hand_written_with_exact_checks_and_plain_instructions(env):
     world = default_registry().load(env)
     assert world.manifest.provenance.source == "hand-written"
+    tool_names = re.compile(r"\b(" + "|".join(map(re.escape, world.tools)) + r")\b")
+    texts = [(t.id, t.task.instruction) for t in world.tasks.values()]
+    texts += [(t.id, t.task.instruction) for t in world.templates.values()]
+    texts += [(t.id, t.task.underspecified_instruction or "") for t in world.templates.values()]
+    for tid, text in texts:
+        assert not tool_names.search(text), f"{tid}: an instruction names a tool"
+        assert not re.search(r"\b(SELECT|UPDATE|INSERT|DELETE)\b", text), f"{tid}: an instruction reads like SQL"
     for t in world.tasks.values():
         assert (t.task.kind == TaskKind.information) == (t.expected is not None), t.id
         assert t.verifier.gold.calls or t.task.kind == TaskKind.information, t.id
         for c in t.verifier.checks:
             assert not re.search(r"\b(LIKE|GLOB)\b", c.sql, re.I), f"{t.id} {c.name}: compare stated values exactly"
-
