@@ -78,7 +78,7 @@ class _World:
         names: set = set()
         mails: set = set()
         self.users: list[Row] = []
-        n = ctx.n(14, 140)
+        n = ctx.n(14, 190)
         for i in range(n):
             name = ctx.unique(lambda: f"{self.fk.first_name()} {self.fk.last_name()}", names)
             self._user(name, mails, active=i < 2 or rng.random() > 0.06)

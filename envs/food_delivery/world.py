@@ -318,16 +318,24 @@ class _World:
 
     def build_couriers(self) -> None:
         ctx = self.ctx
-        names: list[str] = []
         for z in self.t["zones"]:
             for _ in range(ctx.n(3, 12)):
                 name = f"{ctx.faker.first_name()} {ctx.faker.last_name()}"
-                if ctx.distractors and names and ctx.chance(0.15):
-                    name = ctx.pick(names)
-                names.append(name)
                 self.add("couriers", {"full_name": name, "phone": self.phone(),
                                       "vehicle": ctx.weighted({"bicycle": 0.4, "scooter": 0.4, "car": 0.2}),
                                       "zone_id": z["id"], "status": ctx.weighted({"available": 0.7, "offline": 0.3}),
+                                      "joined_at": _ts(ctx.moment_ago(30, 800))})
+        if ctx.distractors:
+            # offline namesakes in another zone; each zone's first available courier (the one dispatch picks)
+            # keeps a unique name, so the templates that name a courier always have candidates
+            firsts = [next((k["id"] for k in self.t["couriers"] if k["zone_id"] == z["id"] and k["status"] == "available"),
+                           None) for z in self.t["zones"]]
+            sources = [k for k in self.t["couriers"] if k["id"] not in firsts]
+            for src in ctx.sample(sources, max(1, len(sources) * 15 // 100)):
+                zones = [z for z in self.t["zones"] if z["id"] != src["zone_id"]] or self.t["zones"]
+                self.add("couriers", {"full_name": src["full_name"], "phone": self.phone(),
+                                      "vehicle": ctx.weighted({"bicycle": 0.4, "scooter": 0.4, "car": 0.2}),
+                                      "zone_id": ctx.pick(zones)["id"], "status": "offline",
                                       "joined_at": _ts(ctx.moment_ago(30, 800))})
 
     def build_promos(self) -> None:
@@ -454,6 +462,9 @@ class _World:
             pool = [k for k in pool if k["status"] == "available" and k["id"] not in self.busy_couriers]
             if len(pool) <= 1:  # keep one courier of the zone free for dispatch tasks
                 return None
+            if self.ctx.distractors:  # live orders go to couriers without a namesake, so tasks can name them
+                names = [k["full_name"] for k in self.t["couriers"]]
+                pool = [k for k in pool if names.count(k["full_name"]) == 1] or pool
         return self.ctx.pick(pool) if pool else None
 
     def serving(self, addr: Row, open_now: bool = False) -> list[Row]:
