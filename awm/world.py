@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from awm import verify
-from awm.answers import AnswerSqlError, Expected, compute_expected
+from awm.answers import AnswerSqlError, Expected, compute_expected, distractor_values
 from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
 from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
@@ -451,6 +451,8 @@ class World:
         try:
             checks = verify.run_checks(conn, v.checks, strict=True)
             expected = compute_expected(conn, task.answer, v.answer) if task.answer and v.answer else None
+            if v.answer is not None:
+                distractor_values(conn, v.answer)  # a broken distractors_sql is the bundle's fault, named here
         except (verify.CheckSqlError, AnswerSqlError) as e:
             problems.append(f"{where}: {e}")
             return None

@@ -49,3 +49,14 @@ def test_env_is_hand_written_with_exact_checks_and_plain_instructions(env):
         assert t.verifier.gold.calls or t.task.kind == TaskKind.information, t.id
         for c in t.verifier.checks:
             assert not re.search(r"\b(LIKE|GLOB)\b", c.sql, re.I), f"{t.id} {c.name}: compare stated values exactly"
+
+
+@pytest.mark.parametrize("env", CATALOG)
+def test_every_tool_says_what_it_does_and_what_each_argument_means(env):
+    world = default_registry().load(env)
+    for name, t in world.tools.items():
+        assert len(t.description) >= 15, f"{env}.{name}: describe what the tool does and its rules"
+        for arg, spec in t.parameters.get("properties", {}).items():
+            assert spec.get("description"), (
+                f"{env}.{name}: argument {arg!r} has no description (Args: in the docstring)"
+            )

@@ -47,6 +47,11 @@ def test_fixture_is_valid(mini_registry):
         ("t01_lamp_price", {"gold": {"calls": [], "answer": "45.99"}}, "gold answer fails"),
         ("t01_lamp_price", {"gold": {"calls": [], "answer": [4599]}}, "not a value of the answer type"),
         ("t01_lamp_price", {"answer": None}, "needs an answer check"),
+        (
+            "t01_lamp_price",
+            {"answer": {"sql": "SELECT price_cents FROM products", "distractors_sql": "SELECT nope FROM products"}},
+            "task 't01_lamp_price': distractors_sql fails to run: no such column: nope",
+        ),
         ("t03_cancel_alan", {"free_columns": ["orders.nope"]}, "free_columns: no column 'orders.nope'"),
         (
             "t03_cancel_alan",
