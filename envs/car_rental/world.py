@@ -119,7 +119,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     plates: set[str] = set()
     for loc in locations:
         for c in CLASSES:
-            for _ in range((rng.randint(2, 3) if c[0] < 6 else 1) if not ctx.large else (rng.randint(7, 10) if c[0] < 6 else 3)):
+            for _ in range((rng.randint(2, 3) if c[0] < 6 else 1) if not ctx.large else (rng.randint(9, 12) if c[0] < 6 else 4)):
                 make, model = ctx.pick(c[8])
                 plate = ctx.unique(lambda: f"{rng.randint(7, 9)}{rng.choice('ABCDEFGHJKLMNPRSTVWXYZ')}"
                                    f"{rng.choice('ABCDEFGHJKLMNPRSTVWXYZ')}{rng.choice('ABCDEFGHJKLMNPRSTVWXYZ')}"
@@ -157,7 +157,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                          "expires_on": exp.isoformat()})
         return c
 
-    for i in range(ctx.n(40, 420)):
+    for i in range(ctx.n(40, 600)):
         first, last = ctx.unique(lambda: (fk.first_name(), fk.last_name()), names)
         add_customer(first, last, young=(i % 9 == 4))
     if ctx.distractors:

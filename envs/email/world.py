@@ -107,7 +107,7 @@ class _World:
     # -- people ----------------------------------------------------------------------------------
     def people(self) -> None:
         ctx, rng = self.ctx, self.rng
-        n = ctx.n(9, 90)
+        n = ctx.n(9, 116)
         seen_names: set = set()
         seen_mail: set = set()
         self.accounts: list[Row] = []
@@ -127,7 +127,7 @@ class _World:
                 self._account(twin, seen_mail)
         self.externals: list[Row] = []
         ext_names: set = set(seen_names)
-        for _ in range(ctx.n(14, 140)):
+        for _ in range(ctx.n(14, 180)):
             name = ctx.unique(lambda: f"{self.fk.first_name()} {self.fk.last_name()}", ext_names)
             company, dom = ctx.pick(EXT_DOMAINS)
             first, last = name.split(" ", 1)

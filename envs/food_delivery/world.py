@@ -282,7 +282,7 @@ class _World:
                                             "weekend_only": 0.15})
                 self.new_restaurant(cu, cu["names"][k], zone, pattern, others)
         if ctx.distractors:  # look-alikes: "<name> Express", same cuisine, another zone
-            for r in list(self.t["restaurants"])[:: max(2, len(self.t["restaurants"]) // 6)]:
+            for r in list(self.t["restaurants"])[:: max(2, len(self.t["restaurants"]) // ctx.n(6, 15))]:
                 cu = next(c for c in CUISINES if c["cuisine"] == r["cuisine"])
                 zone = ctx.pick([z for z in zones if z["id"] != r["zone_id"]])
                 self.new_restaurant(cu, r["name"] + " Express", zone, ctx.pick(["all_day", "late", "lunch"]),
@@ -308,11 +308,11 @@ class _World:
     def build_customers(self) -> None:
         ctx = self.ctx
         zids = [z["id"] for z in self.t["zones"]]
-        for _ in range(ctx.n(30, 520)):
+        for _ in range(ctx.n(30, 800)):
             n_addr = ctx.weighted({1: 0.5, 2: 0.4, 3: 0.1})
             self.new_customer(ctx.faker.first_name(), ctx.faker.last_name(), ctx.sample(zids, n_addr))
         if ctx.distractors:
-            for c in list(self.t["customers"])[: ctx.n(8, 40)]:
+            for c in list(self.t["customers"])[: ctx.n(8, 120)]:
                 first, last = c["full_name"].split(" ", 1)
                 self.new_customer(first, last, ctx.sample(zids, 1))
 
