@@ -14,7 +14,12 @@ events in every state with price tiers, orders, tickets, promo codes, transfers,
   pending orders hold seats for a few more minutes; a sold-out event has a waitlist;
 - every timestamp lies before the clock.
 
-With ``ctx.distractors``: namesake customers and events whose titles repeat at another venue and date.
+With ``ctx.distractors``: namesake customers and events whose titles repeat at another venue and date (never
+the titles of events 3 and 6, the first sold-out and the refundable on-sale event).
+
+Planted for the templates in every world: one pending order per customer; a customer holding two or more seats
+(nothing standing or held) at a future event known by its title (``_plant_seat_holder``); two free adjacent seats
+at an on-sale event with a live promo code (``_plant_free_pair``). The plants only act when chance left none.
 """
 
 from __future__ import annotations
@@ -143,6 +148,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     kinds += [ctx.weighted({"on_sale": 0.75, "completed": 0.1, "sold_out": 0.08, "postponed": 0.04, "cancelled": 0.03})
               for _ in range(n_events - len(kinds))]
     used_titles: dict[str, int] = {}
+    reserved_titles: set[str] = set()
     used_codes: set[str] = set()
     promo_used: set[str] = set()
     held: dict[tuple[int, int], int] = {}
@@ -156,11 +162,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         org = (ei - 1) % len(out["organisers"]) + 1
         cat = ctx.pick(list(TITLES))
         title = ctx.pick(TITLES[cat])
-        if title in used_titles and not ctx.distractors:
+        # with distractors titles repeat, except those of the first sold-out and the refundable on-sale event
+        # (ids 3 and 6): templates need a sold-out event and a future event each known by its title alone
+        if title in used_titles and (not ctx.distractors or title in reserved_titles or ei in (3, 6)):
             title = f"{title}: {ctx.pick(['Encore', 'Second Night', 'Summer Tour', 'Matinee', 'Late Show'])}"
             if title in used_titles:
                 title = f"{title} {ei}"
         used_titles[title] = used_titles.get(title, 0) + 1
+        if ctx.distractors and ei in (3, 6):
+            reserved_titles.add(title)
         if kind == "tonight":
             start = now.replace(hour=19, minute=30, second=0)
         elif kind == "completed":
@@ -378,6 +388,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             tier, sec = ctx.pick(ev["_tiers"])
             live = sum(1 for t in out["tickets"] if t["price_tier_id"] == tier["id"] and t["status"] in ("held", "valid"))
             c = ctx.pick(customers)
+            # one pending order per customer (a template finishes "my" unpaid order): if the pick already has
+            # one, or no room left under the limit, take the next customer in order
+            pending_ids = {o["customer_id"] for o in out["orders"] if o["status"] == "pending"}
+            at = customers.index(c)
+            for k in range(len(customers)):
+                cc = customers[(at + k) % len(customers)]
+                if cc["id"] not in pending_ids and held.get((ei, cc["id"]), 0) < ev["per_customer_limit"]:
+                    c = cc
+                    break
             n = min(2, sec["capacity"] - live, ev["per_customer_limit"] - held.get((ei, c["id"]), 0))
             if n > 0:
                 seat_ids = ([s["id"] for s in seats_of[sec["id"]] if (ei, s["id"]) not in taken][:n]
@@ -415,6 +434,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for p in out["promo_codes"]:
         if p.pop("_live"):
             p["max_uses"] = max(p["max_uses"], p["uses"] + 3)
+    _plant_seat_holder(ctx, out, seats_of, taken, held, code)
+    _plant_free_pair(ctx, out, seats_of, taken, held)
     for ev in out["events"]:
         for k in ("_tiers", "_kind", "_promos"):
             ev.pop(k, None)
@@ -430,3 +451,166 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for i, w in enumerate(out["waitlist_entries"], 1):
         w["id"] = i
     return out
+
+
+def _seat_holders(out: dict[str, list[Row]], now: datetime) -> tuple[list[Row], dict[tuple[int, int], int]]:
+    """The future events known by their title alone (on sale, sold out or postponed), and the (event, customer)
+    pairs holding two or more seats there with nothing standing or held (template my_seats_for_event), with
+    how many seats each holds."""
+    active = ("on_sale", "sold_out", "postponed")
+    by_title_day: dict[tuple[str, str], int] = {}
+    by_title_active: dict[str, int] = {}
+    for ev in out["events"]:
+        by_title_day[(ev["title"], ev["starts_at"][:10])] = by_title_day.get((ev["title"], ev["starts_at"][:10]), 0) + 1
+        if ev["status"] in active:
+            by_title_active[ev["title"]] = by_title_active.get(ev["title"], 0) + 1
+    candidates = [ev for ev in out["events"] if ev["status"] in active and ev["starts_at"] >= _iso(now)
+                  and by_title_day[(ev["title"], ev["starts_at"][:10])] == 1 and by_title_active[ev["title"]] == 1]
+    ids = {ev["id"] for ev in candidates}
+    per: dict[tuple[int, int], list[Row]] = {}
+    for t in out["tickets"]:
+        if t["event_id"] in ids:
+            per.setdefault((t["event_id"], t["holder_id"]), []).append(t)
+    holders = {}
+    for key, ts in per.items():
+        seated = sum(1 for t in ts if t["status"] == "valid" and t["seat_id"] is not None)
+        if seated >= 2 and not any(t["status"] == "held" or (t["status"] == "valid" and t["seat_id"] is None)
+                                   for t in ts):
+            holders[key] = seated
+    return candidates, holders
+
+
+def _plant_seat_holder(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[int, list[Row]],
+                       taken: set[tuple[int, int]], held: dict[tuple[int, int], int], code: Any) -> None:
+    """Make sure some customer holds two or more seats (valid, seated, nothing standing or held) at a future
+    event known by its title alone; when chance left none, sell two adjacent seats of an on-sale event to a
+    customer without tickets there (never filling the event)."""
+    rng = ctx.rng
+    now = ctx.clock.replace(microsecond=0)
+    candidates, holders = _seat_holders(out, now)
+    if holders:
+        return
+    for ev in candidates:
+        ei = ev["id"]
+        if ev["status"] != "on_sale" or not ev["_kind"].startswith("on_sale"):
+            continue
+        live_total = sum(1 for t in out["tickets"] if t["event_id"] == ei and t["status"] in ("held", "valid"))
+        if live_total + 2 >= sum(sec["capacity"] for _, sec in ev["_tiers"]):
+            continue
+        for tier, sec in ev["_tiers"]:
+            if sec["kind"] != "seated":
+                continue
+            pair = None
+            for a, b in zip(seats_of[sec["id"]], seats_of[sec["id"]][1:]):
+                if a["row_label"] == b["row_label"] and (ei, a["id"]) not in taken and (ei, b["id"]) not in taken:
+                    pair = [a["id"], b["id"]]
+                    break
+            if pair is None:
+                continue
+            there = {t["holder_id"] for t in out["tickets"] if t["event_id"] == ei}
+            free = [c for c in out["customers"] if c["id"] not in there and held.get((ei, c["id"]), 0) == 0]
+            if not free:
+                continue
+            c = ctx.pick(free)
+            sales = [datetime.fromisoformat(o["created_at"]) for o in out["orders"] if o["event_id"] == ei
+                     and o["paid_at"]]
+            lo = min(sales) if sales else now - timedelta(days=20)
+            hi = min(now - timedelta(hours=1), datetime.fromisoformat(ev["starts_at"]) - timedelta(hours=3))
+            created = lo + (hi - lo) * rng.uniform(0.2, 0.8) if hi > lo else hi
+            oid = len(out["orders"]) + 1
+            out["orders"].append({"id": oid, "order_number": code("T-", 6), "customer_id": c["id"], "event_id": ei,
+                                  "status": "paid", "promo_code_id": None, "created_at": _iso(created),
+                                  "hold_expires_at": None,
+                                  "paid_at": _iso(created + timedelta(minutes=rng.randint(1, 9)))})
+            for sid in pair:
+                taken.add((ei, sid))
+                out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
+                                       "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
+                                       "holder_id": c["id"], "status": "valid", "price_cents": tier["price_cents"],
+                                       "discount_cents": 0, "fee_cents": _fee(tier["price_cents"]),
+                                       "scanned_at": None})
+            held[(ei, c["id"])] = 2
+            return
+
+
+def _plant_free_pair(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[int, list[Row]],
+                     taken: set[tuple[int, int]], held: dict[tuple[int, int], int]) -> None:
+    """Make sure two adjacent seats are free at an on-sale future event known by its title and date that has a
+    live promo code, with a customer holding nothing there to buy them (the pairing rule of the template
+    buy_seats_with_promo: (3 * customer id + first seat id) % 11 = 0). When chance left none, the buyers of
+    one or two such seats at a refundable event got a customer refund (never taking the only customer
+    of _seat_holders below two seats)."""
+    rng = ctx.rng
+    now = ctx.clock.replace(microsecond=0)
+    now_iso = _iso(now)
+    per_day: dict[tuple[str, str], int] = {}
+    for ev in out["events"]:
+        per_day[(ev["title"], ev["starts_at"][:10])] = per_day.get((ev["title"], ev["starts_at"][:10]), 0) + 1
+    live_promo = {p["event_id"] for p in out["promo_codes"] if p["active"] and p["valid_from"] <= now_iso
+                  <= p["valid_until"] and p["uses"] < p["max_uses"]}
+    candidates = [ev for ev in out["events"] if ev["status"] == "on_sale" and ev["starts_at"] > now_iso
+                  and ev["per_customer_limit"] >= 2 and per_day[(ev["title"], ev["starts_at"][:10])] == 1
+                  and ev["id"] in live_promo]
+    live = [t for t in out["tickets"] if t["status"] in ("held", "valid")]
+    seat_ticket = {(t["event_id"], t["seat_id"]): t for t in live if t["seat_id"] is not None}
+    holders: dict[int, set[int]] = {}
+    for t in live:
+        holders.setdefault(t["event_id"], set()).add(t["holder_id"])
+
+    def pairs(ev: Row) -> list[tuple[Row, Row]]:
+        found = []
+        for _, sec in ev["_tiers"]:
+            if sec["kind"] == "seated":
+                ss = seats_of[sec["id"]]
+                found += [(a, b) for a, b in zip(ss, ss[1:])
+                          if a["row_label"] == b["row_label"] and b["seat_number"] == a["seat_number"] + 1]
+        return found
+
+    def buyer_for(ei: int, a: Row) -> bool:
+        return any((3 * c["id"] + a["id"]) % 11 == 0 and c["id"] not in holders.get(ei, set())
+                   for c in out["customers"])
+
+    for ev in candidates:
+        for a, b in pairs(ev):
+            if (ev["id"], a["id"]) not in seat_ticket and (ev["id"], b["id"]) not in seat_ticket \
+                    and buyer_for(ev["id"], a):
+                return
+    orders_by_id = {o["id"]: o for o in out["orders"]}
+    witnesses = _seat_holders(out, now)[1]
+    for ev in candidates:
+        ei = ev["id"]
+        if ev["refund_policy"] == "no_refunds":
+            continue
+        start = datetime.fromisoformat(ev["starts_at"])
+        cutoff = start - (timedelta(days=7) if ev["refund_policy"] == "until_7_days" else timedelta(hours=24))
+        end = min(now, cutoff)
+        best = None
+        for a, b in pairs(ev):
+            if not buyer_for(ei, a):
+                continue
+            blockers = [seat_ticket[(ei, s["id"])] for s in (a, b) if (ei, s["id"]) in seat_ticket]
+            ok = True
+            for t in blockers:
+                o = orders_by_id[t["order_id"]]
+                ok = ok and t["status"] == "valid" and not t["scanned_at"] and t["holder_id"] == o["customer_id"] \
+                    and o["status"] in ("paid", "partially_refunded") \
+                    and end > datetime.fromisoformat(o["paid_at"]) + timedelta(hours=1)
+            for (hei, h), n in witnesses.items():  # never take the last seat holder's seats below two
+                if hei == ei and len(witnesses) == 1 and n - sum(1 for t in blockers if t["holder_id"] == h) < 2:
+                    ok = False
+            if ok and (best is None or len(blockers) < len(best)):
+                best = blockers
+        if best is None:
+            continue
+        for t in best:
+            o = orders_by_id[t["order_id"]]
+            paid = datetime.fromisoformat(o["paid_at"])
+            t["status"] = "refunded"
+            out["refunds"].append({"id": 0, "order_id": o["id"], "ticket_id": t["id"],
+                                   "amount_cents": t["price_cents"] - t["discount_cents"], "reason": "customer_request",
+                                   "created_at": _iso(paid + (end - paid) * rng.uniform(0.3, 0.95))})
+            ts = [x for x in out["tickets"] if x["order_id"] == o["id"]]
+            o["status"] = "partially_refunded" if any(x["status"] == "valid" for x in ts) else "refunded"
+            taken.discard((ei, t["seat_id"]))
+            held[(ei, t["holder_id"])] -= 1
+        return
