@@ -15,7 +15,9 @@ plans, shopping lists, reviews and collections.
 
 Planted for the templates: users whose plan for today has an uncooked dinner the pantry fully covers (cook),
 next-week draft plans without a shopping list (plan and shop), open shopping lists with several items,
-allergic users whose favourites hold a recipe with their allergen, and cooked, unreviewed recipes.
+allergic users whose favourites hold a recipe with their allergen, and cooked, unreviewed recipes. Where chance
+left a template without a candidate, ``plant_expired``, ``plant_open_list`` and ``plant_allergen_collection`` add
+one (no random draws, and only when missing, so worlds that already had one, seed 0 included, are unchanged).
 
 With ``ctx.distractors``: namesake users (same full name, other e-mail) and recipes with look-alike titles
 ("Easy Chicken Tikka Masala" next to "Chicken Tikka Masala").
@@ -488,9 +490,122 @@ class _World:
                     if q2["expires_on"] is not None and q2["expires_on"] < self.today.isoformat():
                         q2["expires_on"] = (self.today + timedelta(days=4)).isoformat()
 
+    def plant_expired(self) -> None:
+        """Cook template: a user whose today's dinner the pantry covers must also hold something expired.
+
+        Chance usually gives one; only when it did not is a spoiled item planted (deterministically, no draw)."""
+        today = self.today.isoformat()
+        names = self.name_counts()
+        plans = {p["id"]: p for p in self.t["meal_plans"]}
+        cands: list[Row] = []
+        for e in self.t["meal_plan_entries"]:
+            p = plans[e["plan_id"]]
+            u = self.t["users"][p["user_id"] - 1]
+            if (p["status"] == "active" and e["meal"] == "dinner" and e["cooked_at"] is None
+                    and date.fromisoformat(p["week_start"]) + timedelta(days=e["day"]) == self.today
+                    and names[u["full_name"]] == 1 and u not in cands):
+                cands.append(u)
+        if not cands or any(x["expires_on"] is not None and x["expires_on"] < today
+                            for u in cands for x in self.pantry[u["id"]].values()):
+            return
+        u = cands[0]
+        diets = self.u_diet[u["id"]]
+        for i in self.t["ingredients"]:
+            if (i["aisle"] in ("produce", "dairy & eggs") and i["id"] not in self.pantry[u["id"]]
+                    and i["allergen_id"] not in self.u_allergy[u["id"]] and not ("vegan" in diets and i["is_animal"])
+                    and not ("vegetarian" in diets and i["is_meat"]) and not ("gluten_free" in diets and i["has_gluten"])
+                    and not ("dairy_free" in diets and i["has_dairy"])):
+                p = self.add("pantry_items", {"user_id": u["id"], "ingredient_id": i["id"],
+                                              "quantity": {"g": 200, "ml": 500, "pcs": 2}.get(i["unit"], 5),
+                                              "expires_on": (self.today - timedelta(days=3)).isoformat(),
+                                              "added_at": _ts(self.now - timedelta(days=12))})
+                self.pantry[u["id"]][i["id"]] = p
+                return
+
+    def to_buy(self, p: Row, u: Row, recipes: dict[int, Row]) -> dict[int, int]:
+        """The tools' shopping rule: uncooked meals' needs minus unexpired pantry, rounded up to whole units."""
+        today = self.today.isoformat()
+        need: dict[int, float] = {}
+        for e in self.t["meal_plan_entries"]:
+            if e["plan_id"] == p["id"] and e["cooked_at"] is None:
+                for i, q in self.r_ings[e["recipe_id"]]:
+                    need[i["id"]] = need.get(i["id"], 0.0) + q * e["servings"] / recipes[e["recipe_id"]]["servings"]
+        stock = {k: v["quantity"] for k, v in self.pantry[u["id"]].items()
+                 if v["expires_on"] is None or v["expires_on"] >= today}
+        buy = {k: math.ceil(v - stock.get(k, 0.0) - 1e-6) for k, v in need.items()}
+        return {k: v for k, v in buy.items() if v > 0}
+
+    def name_counts(self) -> dict[str, int]:
+        names: dict[str, int] = {}
+        for u in self.t["users"]:
+            names[u["full_name"]] = names.get(u["full_name"], 0) + 1
+        return names
+
+    def plant_open_list(self) -> None:
+        """Finish-shopping template: an open, untouched list of three or more items for a user with a unique name.
+
+        Chance usually gives one; only when it did not is one generated (deterministically, no draw)."""
+        names = self.name_counts()
+        items: dict[int, list[Row]] = {}
+        for it in self.t["shopping_list_items"]:
+            items.setdefault(it["list_id"], []).append(it)
+        for lst in self.t["shopping_lists"]:
+            its = items.get(lst["id"], [])
+            if (lst["status"] == "open" and names[self.t["users"][lst["user_id"] - 1]["full_name"]] == 1
+                    and len(its) >= 3 and not any(it["is_checked"] for it in its)):
+                return
+        listed = {lst["plan_id"] for lst in self.t["shopping_lists"]}
+        recipes = {r["id"]: r for r in self.t["recipes"]}
+        for p in self.t["meal_plans"]:
+            u = self.t["users"][p["user_id"] - 1]
+            if p["status"] not in ("active", "draft") or p["id"] in listed or names[u["full_name"]] != 1:
+                continue
+            buy = self.to_buy(p, u, recipes)
+            if len(buy) < 3:
+                continue
+            lst = self.add("shopping_lists", {"user_id": u["id"], "plan_id": p["id"], "status": "open",
+                                              "created_at": _ts(self.now - timedelta(hours=5)), "completed_at": None})
+            for k in sorted(buy):
+                self.add("shopping_list_items", {"list_id": lst["id"], "ingredient_id": k, "quantity": buy[k],
+                                                 "is_checked": 0})
+            return
+
+    def plant_allergen_collection(self) -> None:
+        """Collection-allergens template: an allergic user (unique name) whose collection mixes recipes with and
+        without their allergen, titles distinct. Chance usually gives one; otherwise a recipe is added to one."""
+        names = self.name_counts()
+        by_coll: dict[int, list[int]] = {}
+        for cr in self.t["collection_recipes"]:
+            by_coll.setdefault(cr["collection_id"], []).append(cr["recipe_id"])
+        recipes = {r["id"]: r for r in self.t["recipes"]}
+
+        def bad(uid: int, rid: int) -> bool:
+            return any(i["allergen_id"] in self.u_allergy[uid] for i, _ in self.r_ings[rid])
+
+        fixable: list[tuple[Row, Row]] = []
+        for c in self.t["collections"]:
+            u = self.t["users"][c["user_id"] - 1]
+            rids = by_coll.get(c["id"], [])
+            titles = [recipes[r]["title"] for r in rids]
+            if names[u["full_name"]] != 1 or not self.u_allergy[u["id"]] or len(set(titles)) != len(titles) or not rids:
+                continue
+            flags = {bad(u["id"], r) for r in rids}
+            if flags == {True, False}:
+                return
+            if len(rids) < 50:
+                fixable.append((c, u))
+        for c, u in fixable:
+            rids = by_coll.get(c["id"], [])
+            want_bad = not bad(u["id"], rids[0])
+            titles = {recipes[r]["title"] for r in rids}
+            for r in self.visible(u):
+                if r["id"] not in rids and r["title"] not in titles and bad(u["id"], r["id"]) == want_bad:
+                    self.add("collection_recipes", {"collection_id": c["id"], "recipe_id": r["id"],
+                                                    "added_at": _ts(self.now - timedelta(days=2))})
+                    return
+
     def build_lists(self) -> None:
         ctx = self.ctx
-        today = self.today.isoformat()
         recipes = {r["id"]: r for r in self.t["recipes"]}
         for p in self.t["meal_plans"]:
             u = self.t["users"][p["user_id"] - 1]
@@ -507,15 +622,7 @@ class _World:
                             self.add("shopping_list_items", {"list_id": lst["id"], "ingredient_id": i["id"],
                                                              "quantity": max(1, math.ceil(q)), "is_checked": 1})
             elif p["status"] in ("active", "draft") and ctx.chance(0.35 if p["status"] == "draft" else 0.25):
-                need: dict[int, float] = {}
-                for e in self.t["meal_plan_entries"]:
-                    if e["plan_id"] == p["id"] and e["cooked_at"] is None:
-                        for i, q in self.r_ings[e["recipe_id"]]:
-                            need[i["id"]] = need.get(i["id"], 0.0) + q * e["servings"] / recipes[e["recipe_id"]]["servings"]
-                stock = {k: v["quantity"] for k, v in self.pantry[u["id"]].items()
-                         if v["expires_on"] is None or v["expires_on"] >= today}
-                buy = {k: math.ceil(v - stock.get(k, 0.0) - 1e-6) for k, v in need.items()}
-                buy = {k: v for k, v in buy.items() if v > 0}
+                buy = self.to_buy(p, u, recipes)
                 if len(buy) < 2:
                     continue
                 lst = self.add("shopping_lists", {"user_id": u["id"], "plan_id": p["id"], "status": "open",
@@ -574,6 +681,9 @@ def build(ctx: WorldContext) -> dict[str, list[dict]]:
     w.build_users()
     w.build_pantries()
     w.build_plans()
+    w.plant_expired()
     w.build_lists()
+    w.plant_open_list()
     w.build_social()
+    w.plant_allergen_collection()
     return w.rows()
