@@ -9,6 +9,7 @@ import pytest
 
 from awm.bundle import TaskKind
 from awm.registry import default_registry
+from awm.stats import catalog_stats, check_targets
 from awm.validate import validate_env
 from awm.worldgen import Scale
 
@@ -60,3 +61,9 @@ def test_every_tool_says_what_it_does_and_what_each_argument_means(env):
             assert spec.get("description"), (
                 f"{env}.{name}: argument {arg!r} has no description (Args: in the docstring)"
             )
+
+
+def test_catalog_meets_its_targets():
+    results = check_targets(catalog_stats(default_registry()))
+    missed = [r for r in results if not r.ok]
+    assert not missed, missed

@@ -4,7 +4,8 @@ For any seed: the built world loads with foreign keys on and passes SQLite's int
 checks (the world compiler rejects any constraint violation), rebuilding gives byte-identical bytes
 (also in another process, whose string hashing differs), and one instance of every template validates
 (gold scores outcome 1 with no tool error, the initial state and an empty trajectory score 0, no
-collateral, deterministic replay). The audit runs on a few worlds per environment.
+collateral, deterministic replay). The audit runs on a few worlds per environment. Every environment of
+the catalog with a builder is covered.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from tests.conftest import FIXTURE_ROOT
 REGISTRY = Registry([FIXTURE_ROOT])
 ENVS = [n for n in REGISTRY.names() if REGISTRY.load(n).files.builder_path is not None]
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
-PROPERTY = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# derandomized: CI draws the same seeds every run (27 builders x 4 seeds is a stable gate, not a lottery);
+# wide random sweeps are `awm validate ENV --seeds 100` and benchmarks/bench_worlds.py
+PROPERTY = settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def fresh(env: str, key: WorldKey) -> World:
