@@ -17,7 +17,13 @@ from ``ctx.rng`` / ``ctx.faker`` and every timestamp from ``ctx.clock``. The row
 Planted in every world: recruiters with two or more interviews on one future day, applications at the
 interview stage with an interview that has happened but has no feedback yet, screening-stage
 applications, extended offers, open postings with exactly the two standard screening questions and open
-postings without questions.
+postings without questions. Two guarantees run last and add rows only where chance left none (so a world
+that already has the situation, the canonical seed 0 among them, is unchanged): ``ensure_busy_day`` (a
+uniquely named active recruiter with two or more scheduled interviews on one future day, every
+interviewee's name unique) and ``ensure_switch`` (an applied / screening application of a uniquely named
+candidate and an open posting without questions in the same department to switch to) and
+``ensure_skill_match`` (an open or paused posting with applied / screening applicants holding a required
+skill at level 3 or more, all uniquely named).
 
 With ``ctx.distractors``: namesake candidates (same full name, another e-mail), recruiters sharing a
 surname, and postings whose titles repeat at another company.
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -467,6 +474,204 @@ class World:
                                             "frequency": ctx.pick(["daily", "weekly"]), "is_active": int(ctx.chance(0.85)),
                                             "created_at": _ts(self.before(3, 90))})
 
+    # -- guarantees (run last; they change nothing in a world that already has the situation) ---------
+    def _name_counts(self) -> tuple[Counter, Counter]:
+        return (Counter(c["full_name"] for c in self.t["candidates"]),
+                Counter(r["full_name"] for r in self.t["recruiters"]))
+
+    def _has_busy_day(self) -> bool:
+        """A future day on which an active recruiter with a unique name holds two or more scheduled
+        interviews, all with candidates whose names are unique (template interviewer_day_candidates)."""
+        cn, rn = self._name_counts()
+        now = _ts(self.now)
+        apps = {a["id"]: a for a in self.t["applications"]}
+        cands = {c["id"]: c for c in self.t["candidates"]}
+        recs = {r["id"]: r for r in self.t["recruiters"]}
+        days: dict[tuple[int, str], list[Row]] = {}
+        for i in self.t["interviews"]:
+            if i["status"] == "scheduled":
+                days.setdefault((i["interviewer_id"], i["starts_at"][:10]), []).append(i)
+        for (rid, _day), ivs in sorted(days.items()):
+            r = recs[rid]
+            if sum(i["starts_at"] > now for i in ivs) < 2 or not r["is_active"] or rn[r["full_name"]] != 1:
+                continue
+            if all(cn[cands[apps[i["application_id"]]["candidate_id"]]["full_name"]] == 1 for i in ivs):
+                return True
+        return False
+
+    def ensure_busy_day(self) -> None:
+        """Plant a recruiter's busy future day with two interviews of uniquely named candidates when chance
+        (namesakes among the interviewees) left none: first with applications that have no interview ahead,
+        then with any application at the interview stage."""
+        if self._has_busy_day():
+            return
+        cn, rn = self._name_counts()
+        now = _ts(self.now)
+        posts = {p["id"]: p for p in self.t["job_postings"]}
+        cands = {c["id"]: c for c in self.t["candidates"]}
+        for fresh_only in (True, False):
+            ahead = {i["application_id"] for i in self.t["interviews"]
+                     if i["status"] == "scheduled" and i["starts_at"] > now}
+            by_company: dict[int, list[Row]] = {}
+            for a in self.t["applications"]:
+                if (a["status"] == "interview" and not (fresh_only and a["id"] in ahead)
+                        and cn[cands[a["candidate_id"]]["full_name"]] == 1):
+                    by_company.setdefault(posts[a["posting_id"]]["company_id"], []).append(a)
+            for cid in sorted(by_company):
+                apps = by_company[cid]
+                if len({a["candidate_id"] for a in apps}) < 2:
+                    continue
+                for r in self.active_recruiters(cid):
+                    if rn[r["full_name"]] != 1:
+                        continue
+                    for k in range(2, 15):
+                        day = self.now.date() + timedelta(days=k)
+                        if day.weekday() >= 5 or any(
+                                i["interviewer_id"] == r["id"] and i["starts_at"][:10] == day.isoformat()
+                                and i["status"] == "scheduled" for i in self.t["interviews"]):
+                            continue
+                        placed: list[int] = []
+                        for a in apps:
+                            if a["candidate_id"] in placed:
+                                continue
+                            sl = self.slot(r["id"], a["candidate_id"], k, k, 45)
+                            if sl is None:
+                                continue
+                            self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"],
+                                                    "kind": "video", "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]),
+                                                    "status": "scheduled", "rating": None, "feedback": "",
+                                                    "created_at": _ts(a["_last"])})
+                            placed.append(a["candidate_id"])
+                            if len(placed) == 2:
+                                return
+        raise RuntimeError("job_board world: could not plant a busy interview day")
+
+    def _has_switch(self) -> bool:
+        """An applied / screening application of a uniquely named candidate on a posting whose title is unique
+        at its company, and another open posting of the same department without screening questions, with
+        a title unique at its company, that the candidate has not applied to (template withdraw_and_apply)."""
+        cn, _ = self._name_counts()
+        today = self.now.date().isoformat()
+        titles = Counter((p["company_id"], p["title"]) for p in self.t["job_postings"] if p["status"] != "draft")
+        asked = {q["posting_id"] for q in self.t["screening_questions"]}
+        cands = {c["id"]: c for c in self.t["candidates"]}
+        posts = {p["id"]: p for p in self.t["job_postings"]}
+        applied: dict[int, set[int]] = {}
+        for a in self.t["applications"]:
+            applied.setdefault(a["candidate_id"], set()).add(a["posting_id"])
+        free = [p for p in self.t["job_postings"] if p["status"] == "open" and p["closes_on"] >= today
+                and p["id"] not in asked and titles[(p["company_id"], p["title"])] == 1]
+        for a in self.t["applications"]:
+            pa = posts[a["posting_id"]]
+            if (a["status"] not in ("applied", "screening") or cn[cands[a["candidate_id"]]["full_name"]] != 1
+                    or titles[(pa["company_id"], pa["title"])] != 1):
+                continue
+            if any(z["id"] != pa["id"] and z["department"] == pa["department"]
+                   and z["id"] not in applied[a["candidate_id"]] for z in free):
+                return True
+        return False
+
+    def ensure_switch(self) -> None:
+        """Plant an open posting without screening questions, in the department of an applied / screening
+        application, when chance left no posting for a candidate to switch to."""
+        if self._has_switch():
+            return
+        cn, _ = self._name_counts()
+        cands = {c["id"]: c for c in self.t["candidates"]}
+        posts = {p["id"]: p for p in self.t["job_postings"]}
+        titles = Counter((p["company_id"], p["title"]) for p in self.t["job_postings"] if p["status"] != "draft")
+        used = {(p["company_id"], p["title"]) for p in self.t["job_postings"]}
+        for a in self.t["applications"]:
+            pa = posts[a["posting_id"]]
+            if (a["status"] not in ("applied", "screening") or cn[cands[a["candidate_id"]]["full_name"]] != 1
+                    or titles[(pa["company_id"], pa["title"])] != 1):
+                continue
+            comps = sorted(self.t["companies"], key=lambda c: (c["id"] != pa["company_id"], c["id"]))
+            for c in comps:
+                for dept, title, pool in ROLES:
+                    if dept != pa["department"]:
+                        continue
+                    for level in ("mid", "senior", "junior", "lead"):
+                        if (c["id"], LEVELS[level][0] + title) in used:
+                            continue
+                        self.plant_posting(c, dept, title, pool, level)
+                        return
+        raise RuntimeError("job_board world: could not plant a posting to switch to")
+
+    def plant_posting(self, c: Row, dept: str, title: str, pool: list[str], level: str) -> Row:
+        """An open posting without screening questions (description and a required skill, closing ahead)."""
+        prefix, lo_k, hi_k = LEVELS[level]
+        smin = self.rng.randint(lo_k, hi_k) * 1000
+        smax = (int(smin * 1.3) // 1000) * 1000
+        created = self.before(10, 30)
+        posted = self.between(created, created + timedelta(days=3))
+        rec = self.ctx.pick(self.active_recruiters(c["id"]))
+        p = self.add("job_postings", {
+            "reference": "", "company_id": c["id"], "recruiter_id": rec["id"],
+            "title": prefix + title, "department": dept, "location": c["hq_city"], "remote_policy": "hybrid",
+            "employment_type": "full_time", "seniority": level, "salary_min": smin, "salary_max": smax,
+            "openings": 1, "status": "open",
+            "description": f"{c['name']} is hiring a {prefix}{title} for its {dept} team. You will work with "
+                           f"{', '.join(pool[:3])} on products used by thousands of customers.",
+            "closes_on": (self.now.date() + timedelta(days=self.rng.randint(14, 45))).isoformat(),
+            "created_at": _ts(created), "posted_at": _ts(posted), "closed_at": None, "updated_at": _ts(posted)})
+        p["reference"] = f"JOB-{1000 + p['id']}"
+        p["_pool"], p["_posted"], p["_closed"] = pool, posted, None
+        for i, s in enumerate(pool[:2]):
+            self.add("posting_skills", {"posting_id": p["id"], "skill_id": self.skill_id[s], "required": int(i == 0)})
+        return p
+
+    def _skill_pairs(self) -> tuple[list[tuple[Row, int, list[Row]]], dict[tuple[int, int], Row]]:
+        """(posting, required skill, applied / screening applications) for open and paused postings whose title
+        is unique at their company, and the candidate_skills rows by (candidate, skill)."""
+        titles = Counter((p["company_id"], p["title"]) for p in self.t["job_postings"] if p["status"] != "draft")
+        early: dict[int, list[Row]] = {}
+        for a in self.t["applications"]:
+            if a["status"] in ("applied", "screening"):
+                early.setdefault(a["posting_id"], []).append(a)
+        levels = {(cs["candidate_id"], cs["skill_id"]): cs for cs in self.t["candidate_skills"]}
+        posts = {p["id"]: p for p in self.t["job_postings"]}
+        out = []
+        for ps in self.t["posting_skills"]:
+            p = posts[ps["posting_id"]]
+            if (ps["required"] and p["status"] in ("open", "paused") and titles[(p["company_id"], p["title"])] == 1
+                    and p["id"] in early):
+                out.append((p, ps["skill_id"], early[p["id"]]))
+        return out, levels
+
+    def ensure_skill_match(self) -> None:
+        """Give an applicant a required skill at level 3 or more when chance left no open or paused posting
+        whose applied / screening applicants with that skill are all uniquely named (template
+        applicants_with_skill)."""
+        cn, _ = self._name_counts()
+        cands = {c["id"]: c for c in self.t["candidates"]}
+        pairs, levels = self._skill_pairs()
+
+        def unique(a: Row) -> bool:
+            return cn[cands[a["candidate_id"]]["full_name"]] == 1
+
+        def skilled(a: Row, sid: int) -> bool:
+            cs = levels.get((a["candidate_id"], sid))
+            return cs is not None and cs["level"] >= 3
+
+        for _p, sid, apps in pairs:
+            hits = [a for a in apps if skilled(a, sid)]
+            if hits and all(unique(a) for a in hits):
+                return
+        for _p, sid, apps in pairs:
+            if any(skilled(a, sid) for a in apps):
+                continue
+            for a in apps:
+                if unique(a):
+                    cs = levels.get((a["candidate_id"], sid))
+                    if cs is None:
+                        self.add("candidate_skills", {"candidate_id": a["candidate_id"], "skill_id": sid,
+                                                      "level": self.rng.randint(3, 5)})
+                    else:
+                        cs["level"] = self.rng.randint(3, 5)
+                    return
+        raise RuntimeError("job_board world: could not plant an applicant with a required skill")
+
     def rows(self) -> dict[str, list[Row]]:
         return {k: [{c: v for c, v in r.items() if not c.startswith("_")} for r in rows] for k, rows in self.t.items()}
 
@@ -480,4 +685,7 @@ def build(ctx: WorldContext) -> dict[str, list[dict]]:
     w.busy_days()
     w.upcoming_interviews()
     w.extras()
+    w.ensure_busy_day()
+    w.ensure_switch()
+    w.ensure_skill_match()
     return w.rows()
