@@ -15,6 +15,11 @@
   removed_at after the report) or kept; site moderators review content outside groups;
 - everything happened before the clock.
 
+Every template has instances in every world: where chance leaves a template without a candidate, the builder
+plants one (``_plant_pending``, ``_plant_mutual``, ``_plant_join_request``, ``_plant_open_report``, an admin in
+the last group, a unique-named owner for the first group and one site moderator without a namesake); these
+paths only run when needed, so the seed-0 world (seed.json) is unchanged.
+
 With ``ctx.distractors``: namesakes (same surname, similar first name; or the same display name with another
 username) and posts whose text repeats another's with a small change.
 """
@@ -96,9 +101,12 @@ class _World:
             name = ctx.unique(lambda: f"{self.fk.first_name()} {self.fk.last_name()}", names)
             self._user(name, "moderator" if i in (2, 5) else "member")
         if ctx.distractors:
+            keep = self.users[5]["display_name"]  # one site moderator keeps a display name of their own
             for base in list(self.users[: max(3, n // 5)]):
                 last = base["display_name"].split(" ", 1)[1]
                 twin = f"{self.fk.first_name()} {last}" if ctx.chance(0.6) else base["display_name"]
+                while twin == keep:
+                    twin = f"{self.fk.first_name()} {last}"
                 self._user(twin, "member")
         for u in self.users:
             self.friends[u["id"]] = set()
@@ -181,6 +189,82 @@ class _World:
                 self.add("friend_requests", {"sender_id": s, "receiver_id": u["id"], "status": "pending" if pend else "declined",
                                              "created_at": _ts(created),
                                              "responded_at": None if pend else _ts(self.between(created, self.now - timedelta(minutes=5)))})
+        self._plant_pending()
+        self._plant_mutual()
+
+    def _plant_pending(self) -> None:
+        """Make sure some active user with a unique display name has at least two pending incoming requests
+        (the pending_friend_requests template needs one); planted only when chance left none."""
+        ctx = self.ctx
+        names: dict[str, int] = {}
+        for u in self.users:
+            names[u["display_name"]] = names.get(u["display_name"], 0) + 1
+        incoming: dict[int, int] = {}
+        sent: dict[int, int] = {}
+        for r in self.t["friend_requests"]:
+            if r["status"] == "pending":
+                incoming[r["receiver_id"]] = incoming.get(r["receiver_id"], 0) + 1
+                sent[r["sender_id"]] = sent.get(r["sender_id"], 0) + 1
+        eligible = [u for u in self.users if u["status"] == "active" and names[u["display_name"]] == 1]
+        if any(incoming.get(u["id"], 0) >= 2 for u in eligible):
+            return
+        ids = [u["id"] for u in self.users]
+        # prefer someone who already has one pending request, then the lowest id
+        for u in sorted(eligible, key=lambda u: (-incoming.get(u["id"], 0), u["id"])):
+            need = 2 - incoming.get(u["id"], 0)
+            senders = [s for s in ids if self.can_request(s, u["id"]) and sent.get(s, 0) < 20]
+            if len(senders) < need:
+                continue
+            for s in ctx.sample(senders, need):
+                created = ctx.moment_ago(0.2, 20)
+                self.pending.add((min(s, u["id"]), max(s, u["id"])))
+                self.add("notifications", {"user_id": u["id"], "kind": "friend_request", "actor_id": s, "post_id": None,
+                                           "group_id": None, "message": f"{self.by_id[s]['display_name']} sent you a friend request.",
+                                           "is_read": int(ctx.chance(0.3)), "created_at": _ts(created)})
+                self.add("friend_requests", {"sender_id": s, "receiver_id": u["id"], "status": "pending",
+                                             "created_at": _ts(created), "responded_at": None})
+            return
+
+    def _plant_mutual(self) -> None:
+        """Make sure two people with unique display names, ids at most 12 apart, neither friends nor blocked, have
+        2 to 8 mutual friends (the mutual_friends template needs such a pair, the first active); planted only when
+        chance left none (it can in large worlds)."""
+        ctx = self.ctx
+        names: dict[str, int] = {}
+        for u in self.users:
+            names[u["display_name"]] = names.get(u["display_name"], 0) + 1
+        uniq = [u["id"] for u in self.users if names[u["display_name"]] == 1]
+        pairs = []
+        for u in uniq:
+            if self.by_id[u]["status"] != "active":
+                continue
+            for o in uniq:
+                if o != u and abs(o - u) <= 12 and o not in self.friends[u] and not self.is_blocked(u, o):
+                    k = len(self.friends[u] & self.friends[o])
+                    if 2 <= k <= 8:
+                        return
+                    if k < 2:
+                        pairs.append((-k, u, o))
+
+        def free(a: int, b: int) -> bool:
+            return b in self.friends[a] or not (self.is_blocked(a, b) or (min(a, b), max(a, b)) in self.pending)
+
+        for negk, u, o in sorted(pairs):
+            common = self.friends[u] & self.friends[o]
+            cands = [m["id"] for m in self.users if m["id"] not in (u, o) and m["id"] not in common and m["status"] == "active"
+                     and free(u, m["id"]) and free(o, m["id"])]
+            if len(cands) < 2 + negk:
+                continue
+            for m in ctx.sample(cands, 2 + negk):
+                for x in (u, o):
+                    if m in self.friends[x]:
+                        continue
+                    a, b = min(x, m), max(x, m)
+                    self.friends[a].add(b)
+                    self.friends[b].add(a)
+                    since = self.between(max(self.by_id[a]["_joined"], self.by_id[b]["_joined"]), self.now - timedelta(days=2))
+                    self.add("friendships", {"user_a_id": a, "user_b_id": b, "since": _ts(since)})
+            return
 
     def is_blocked(self, a: int, b: int) -> bool:
         return (a, b) in self.blocked or (b, a) in self.blocked
@@ -199,11 +283,15 @@ class _World:
         self.members: dict[int, dict[int, str]] = {}
         self.group_rows: list[Row] = []
         active = [u for u in self.users if u["status"] == "active"]
-        for i in range(ctx.n(6, 60)):
+        n_groups = ctx.n(6, 60)
+        for i in range(n_groups):
             name, desc = GROUPS[i % len(GROUPS)]
             if i >= len(GROUPS):
                 name = f"{name} {CITIES[(i // len(GROUPS)) % len(CITIES)]}"
             owner = ctx.pick(active)
+            if i == 0 and sum(1 for u in self.users if u["display_name"] == owner["display_name"]) > 1:
+                # the first (closed) group's owner has a display name of their own (only namesake worlds re-pick)
+                owner = ctx.pick([u for u in active if sum(1 for v in self.users if v["display_name"] == u["display_name"]) == 1])
             created = self.between(owner["_joined"], self.now - timedelta(days=60))
             g = self.add("groups", {"name": name, "description": desc, "privacy": "closed" if i % 2 == 0 or ctx.chance(0.3) else "open",
                                     "owner_id": owner["id"], "created_at": _ts(created)})
@@ -216,6 +304,10 @@ class _World:
                 self.members[g["id"]][u["id"]] = role
                 self.add("group_members", {"group_id": g["id"], "user_id": u["id"], "role": role,
                                            "joined_at": _ts(self.between(max(created, u["_joined"]), self.now - timedelta(days=1)))})
+            if i == n_groups - 1 and not any(self._admins_and_members(x["id"]) for x in self.group_rows):
+                # chance gave no group an admin next to a plain member: the first member of the last group becomes one
+                self.members[g["id"]][others[0]["id"]] = "admin"
+                next(m for m in self.t["group_members"] if m["group_id"] == g["id"] and m["user_id"] == others[0]["id"])["role"] = "admin"
             if g["privacy"] == "closed":
                 outsiders = [u for u in active if u["id"] not in self.members[g["id"]]]
                 for u in ctx.sample(outsiders, rng.randint(1, 2)):
@@ -235,6 +327,53 @@ class _World:
                     self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "rejected",
                                                      "created_at": _ts(when), "decided_by": admin,
                                                      "decided_at": _ts(when + timedelta(hours=rng.randint(1, 48)))})
+        self._plant_join_request()
+
+    def _plant_join_request(self) -> None:
+        """Make sure a closed group whose owner (active, unique display name) has a plain member with a unique display
+        name and fewer than 5 admins holds a pending join request from someone with a unique display name (the
+        approve_join_request and promote_and_approve templates need one); planted only when chance left none."""
+        ctx = self.ctx
+        names: dict[str, int] = {}
+        for u in self.users:
+            names[u["display_name"]] = names.get(u["display_name"], 0) + 1
+
+        def uniq(uid: int) -> bool:
+            return names[self.by_id[uid]["display_name"]] == 1
+
+        fit = []
+        for g in self.group_rows:
+            ms = self.members[g["id"]]
+            if g["privacy"] != "closed" or self.by_id[g["owner_id"]]["status"] != "active" or not uniq(g["owner_id"]):
+                continue
+            if sum(1 for r in ms.values() if r == "admin") >= 5 or not any(r == "member" and uniq(x) for x, r in ms.items()):
+                continue
+            if any(r["group_id"] == g["id"] and r["status"] == "pending" and uniq(r["user_id"]) for r in self.t["group_join_requests"]):
+                return
+            fit.append(g)
+        for g in fit:
+            asked = {r["user_id"] for r in self.t["group_join_requests"] if r["group_id"] == g["id"]}
+            outsiders = [u for u in self.users if u["status"] == "active" and uniq(u["id"]) and u["id"] not in self.members[g["id"]]
+                         and u["id"] not in asked]
+            if not outsiders:
+                continue
+            u = ctx.pick(outsiders)
+            when = ctx.moment_ago(0.5, 15)
+            self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "pending",
+                                             "created_at": _ts(when), "decided_by": None, "decided_at": None})
+            for uid, role in self.members[g["id"]].items():
+                if role in ("owner", "admin"):
+                    self.add("notifications", {"user_id": uid, "kind": "group_request", "actor_id": u["id"], "post_id": None,
+                                               "group_id": g["id"], "message": f"{u['display_name']} asked to join {g['name']}.",
+                                               "is_read": 0, "created_at": _ts(when)})
+            return
+
+    def _admins_and_members(self, gid: int) -> bool:
+        """The group has an admin and a plain member who is active with a display name of their own (group_admins)."""
+        ms = self.members[gid]
+        return "admin" in ms.values() and any(
+            r == "member" and self.by_id[x]["status"] == "active"
+            and sum(1 for v in self.users if v["display_name"] == self.by_id[x]["display_name"]) == 1 for x, r in ms.items())
 
     # -- content -----------------------------------------------------------------------------------
     def body(self) -> str:
@@ -354,6 +493,7 @@ class _World:
                                                "post_id": p["id"], "group_id": None,
                                                "message": "Your post was removed after a report.", "is_read": 0,
                                                "created_at": _ts(resolved)})
+        self._plant_open_report(mods)
         # a few comment reports, left open
         vis = [c for c in self.t["comments"] if not self.by_id[c["author_id"]]["role"] == "moderator"]
         for c in ctx.sample(vis, min(len(vis), ctx.n(2, 20))):
@@ -365,6 +505,42 @@ class _World:
                                  "details": "Mean-spirited comment.", "status": "open", "reviewer_id": None, "resolution_note": None,
                                  "created_at": _ts(self.between(datetime.fromisoformat(c["created_at"]), self.now - timedelta(minutes=10))),
                                  "resolved_at": None})
+
+    def _plant_open_report(self, mods: list[int]) -> None:
+        """Make sure an open report on a visible post outside groups can be taken by a site moderator (active, unique
+        display name, neither its reporter nor the post's author), as the moderate_report_remove template needs;
+        planted on an unreported post only when chance left none."""
+        ctx = self.ctx
+        names: dict[str, int] = {}
+        for u in self.users:
+            names[u["display_name"]] = names.get(u["display_name"], 0) + 1
+        able = [m for m in mods if self.by_id[m]["status"] == "active" and names[self.by_id[m]["display_name"]] == 1]
+        if not able:
+            return
+        first_open: dict[int, Row] = {}
+        for r in self.t["reports"]:
+            if r["post_id"] is not None and r["status"] == "open" and r["post_id"] not in first_open:
+                first_open[r["post_id"]] = r
+        for pid, r in first_open.items():
+            p = self.t["posts"][pid - 1]
+            if p["group_id"] is None and p["status"] == "visible" and any(m not in (r["reporter_id"], p["author_id"]) for m in able):
+                return
+        reported = {r["post_id"] for r in self.t["reports"] if r["post_id"] is not None}
+        for p in self.posts:
+            if p["id"] in reported or p["group_id"] is not None or p["status"] != "visible":
+                continue
+            if not any(m != p["author_id"] for m in able):
+                continue
+            seen = [v for v in self.viewers(p) if v not in mods]
+            if not seen:
+                continue
+            self.add("reports", {"reporter_id": ctx.pick(seen), "post_id": p["id"], "comment_id": None,
+                                 "reason": ctx.pick(["spam", "harassment", "misinformation", "other", "hate"]),
+                                 "details": ctx.pick(["Looks like an ad.", "Rude to people in the comments.", "Misleading claim.",
+                                                      "Off-topic.", ""]),
+                                 "status": "open", "reviewer_id": None, "resolution_note": None,
+                                 "created_at": _ts(self.between(p["_at"], self.now - timedelta(hours=2))), "resolved_at": None})
+            return
 
     def rows(self) -> dict[str, list[Row]]:
         return {k: [{c: v for c, v in r.items() if not c.startswith("_")} for r in rows] for k, rows in self.t.items()}
