@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import difflib
 import hashlib
+import logging
 import re
 import sqlite3
 import threading
@@ -42,6 +43,8 @@ from awm.templates import (
 from awm.templates import join as join_templates
 from awm.tooling import NONDETERMINISTIC, StatementPlan, ToolDef, quote
 from awm.worldgen import WorldBuildError, WorldKey, build_seed
+
+_log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from awm.episode import Episode
@@ -230,11 +233,25 @@ class World:
             raise TemplateError(
                 f"{self.id}: no template to draw from" + (" with an underspecified phrasing" if underspecified else "")
             )
-        tid = pool[stable_int(self.id, "template", seed) % len(pool)]
-        vague = underspecified
-        if vague is None:
-            vague = bool(self.templates[tid].task.underspecified_instruction) and stable_int("phrasing", seed) % 2 == 1
-        return self.instance(tid, stable_int(self.id, "row", seed), underspecified=vague)
+        # the drawn template first; if it has no instance in this world (a rare world where the builder left
+        # nothing to draw), the next ones in pool order: the same seed always gives the same task, and a
+        # trainer's reset never fails while any template can be drawn (`awm validate --seeds` names the gap)
+        first = stable_int(self.id, "template", seed) % len(pool)
+        skipped: list[str] = []
+        for k in range(len(pool)):
+            tid = pool[(first + k) % len(pool)]
+            vague = underspecified
+            if vague is None:
+                vague = (
+                    bool(self.templates[tid].task.underspecified_instruction) and stable_int("phrasing", seed) % 2 == 1
+                )
+            try:
+                return self.instance(tid, stable_int(self.id, "row", seed), underspecified=vague)
+            except TemplateError as e:
+                if k == 0:
+                    _log.warning("%s (drawing the next template instead)", e)
+                skipped.append(str(e))
+        raise TemplateError(f"{self.id} world {self.key.label}: no template can be drawn: {'; '.join(skipped[:3])}")
 
     def _initial_conn(self) -> sqlite3.Connection:
         conn = sqlite3.connect(":memory:", isolation_level=None)

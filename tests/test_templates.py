@@ -412,3 +412,25 @@ def test_answer_description_is_filled() -> None:
     inst = instantiate(_shop([(5, "Oak Chair", 5000, 1)]), t, "c", 0)
     assert inst.task.answer is not None and inst.task.answer.description == "the price of Oak Chair in cents"
     assert inst.task.instruction == "Price of Oak Chair?" and inst.verifier.gold.answer == 5
+
+
+def test_a_draw_skips_a_template_with_no_instance_in_that_world_deterministically(
+    bundle_copy: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = bundle_copy / "verifiers/mini_shop/templates.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in rows:
+        if r["template_id"] == "buy_two":
+            r["slots"] = r["slots"].replace("WHERE p.stock >= 2", "WHERE p.stock >= 1000000")
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    world = Registry([bundle_copy], include_default=False).load("mini_shop")
+    drawn = {}
+    for seed in range(40):
+        ct = world.sample(seed)
+        assert ct.task.template != "buy_two"
+        assert world.sample(seed).id == ct.id  # the same seed, the same task
+        drawn[seed] = ct.id
+    assert "buy_two" in caplog.text and "drawing the next template instead" in caplog.text
+    assert len(set(drawn.values())) > 3
+    with pytest.raises(TemplateError, match="no template can be drawn"):
+        world.sample(0, templates=["buy_two"])
