@@ -21,6 +21,8 @@ places, and the promo code RIDE5 redeemable by everyone who has not used it.
 
 With ``ctx.distractors``: namesake riders (same full name, other e-mail), drivers sharing a first and last
 name, and payment methods labelled alike (two Visa cards).
+Waiting requests then go to drivers without a namesake where possible, and every world gets at least one
+request whose driver has no namesake.
 """
 
 from __future__ import annotations
@@ -165,7 +167,7 @@ class _World:
 
     def build_people(self) -> None:
         ctx = self.ctx
-        for _ in range(ctx.n(30, 400)):
+        for _ in range(ctx.n(30, 440)):
             self.new_rider(ctx.faker.first_name(), ctx.faker.last_name())
         if ctx.distractors:
             for r in list(self.t["riders"])[: ctx.n(6, 40)]:
@@ -367,16 +369,36 @@ class _World:
                 d["status"] = "on_trip"
                 self.busy_riders.add(r["id"])
         # waiting requests, each with an available driver of its category in the pickup zone
+        def unique_name(d: Row) -> bool:
+            return sum(o["full_name"] == d["full_name"] for o in self.t["drivers"]) == 1
+
+        planted = False
         for _ in range(ctx.n(4, 30)):
             r = next(it)
             cat = cats[ctx.rng.randint(0, 2)]
             pool = self.drivers_of(cat, status="available")
+            if ctx.distractors:
+                # a driver without a namesake, so the driver-side templates can name them unambiguously
+                pool = [d for d in pool if unique_name(d)] or pool
             if not pool:
                 continue
             d = ctx.pick(pool)
             self.new_ride(r, cat, self.now - timedelta(minutes=ctx.rng.randint(1, 4)), "requested", None,
                           pickup_zone=d["zone_id"], surge=self.zone_surge(d["zone_id"]))
             self.busy_riders.add(r["id"])
+            planted = planted or unique_name(d)
+        if not planted:
+            # chance picked only categories without a free driver (or only namesakes): plant one request
+            # for a driver without a namesake, so every world has a ride a named driver can take
+            pools = [(c, [d for d in self.drivers_of(c, status="available") if unique_name(d)]) for c in cats]
+            pools = [(c, p) for c, p in pools if p]
+            if pools:
+                cat, pool = ctx.pick(pools)
+                d = ctx.pick(pool)
+                r = next(it)
+                self.new_ride(r, cat, self.now - timedelta(minutes=ctx.rng.randint(1, 4)), "requested", None,
+                              pickup_zone=d["zone_id"], surge=self.zone_surge(d["zone_id"]))
+                self.busy_riders.add(r["id"])
         # scheduled rides: some due within 45 minutes, others later
         for k in range(ctx.n(4, 30)):
             r = next(it)
