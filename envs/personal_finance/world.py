@@ -136,7 +136,7 @@ class World:
     # -- people and accounts ------------------------------------------------------------------------
     def people(self) -> None:
         ctx = self.ctx
-        for _ in range(ctx.n(14, 140)):
+        for _ in range(ctx.n(14, 160)):
             first, last = ctx.faker.first_name(), ctx.faker.last_name()
             base = _local(first, last)
             e, n = f"{base}@{ctx.pick(EMAIL_DOMAINS)}", 2
@@ -175,7 +175,7 @@ class World:
     def households(self) -> None:
         ctx = self.ctx
         users = [u for u in self.t["users"]]
-        n = ctx.n(3, 30)
+        n = ctx.n(3, 34)
         pool = ctx.sample(users, min(len(users), n * 3))
         names: set[str] = set()
         for i in range(n):
