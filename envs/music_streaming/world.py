@@ -183,6 +183,7 @@ class _Service:
                 self.add("family_members", {"subscription_id": u["_sub"]["id"], "user_id": m["id"],
                                             "joined_at": _iso(self.ago(5, 200))})
                 m["_family"] = u
+        self.plant_plan_mix()
         # a few historic plan changes (upgrades from free), before the current period
         for u in ctx.sample([x for x in self.t["users"] if x["_plan"]["code"] != "free"], ctx.n(4, 40)):
             s = u["_sub"]
@@ -196,6 +197,77 @@ class _Service:
                                   "period_start": when.date().isoformat(),
                                   "period_end": (when + timedelta(days=rng.randint(1, 29))).date().isoformat(),
                                   "issued_at": _iso(when)})
+
+    # -- planting (only where chance left a template without a candidate; no randomness) ----------
+    def _members(self, owner: dict) -> list[dict]:
+        return [r for r in self.t["family_members"] if r["subscription_id"] == owner["_sub"]["id"]]
+
+    def _drop_member(self, row: dict) -> None:
+        self.t["family_members"].remove(row)
+        for k, r in enumerate(self.t["family_members"]):
+            r["id"] = k + 1
+        self.t["users"][row["user_id"] - 1].pop("_family", None)
+
+    def _set_plan(self, u: dict, code: str) -> None:
+        """Move a user (not in any family) to another plan, with the invoices that plan implies."""
+        plan = next(p for p in self.t["plans"] if p["code"] == code)
+        s = u["_sub"]
+        s["plan_id"], u["_plan"] = plan["id"], plan
+        if code == "free":
+            s["status"] = "active"
+            self.t["invoices"] = [r for r in self.t["invoices"] if r["subscription_id"] != s["id"]]
+            for k, r in enumerate(self.t["invoices"]):
+                r["id"] = k + 1
+            return
+        mine = [r for r in self.t["invoices"] if r["subscription_id"] == s["id"]]
+        for r in mine:
+            r["amount_cents"] = plan["monthly_price_cents"]
+        if not mine:
+            start = datetime.fromisoformat(s["current_period_start"])
+            self.add("invoices", {"subscription_id": s["id"], "kind": "subscription",
+                                  "amount_cents": plan["monthly_price_cents"], "status": "paid",
+                                  "period_start": start.date().isoformat(),
+                                  "period_end": (start + timedelta(days=30)).date().isoformat(),
+                                  "issued_at": _iso(start + timedelta(hours=1))})
+
+    def plant_plan_mix(self) -> None:
+        """Every world has a family owner with exactly one member (family_down_to_premium) and a free user
+        outside any family (upgrade_and_download). Chance can leave neither: family owners only in regions
+        without free users, or families that took every free user."""
+        users = self.t["users"]
+        owners = [u for u in users if u["_plan"]["code"] == "family"]
+        if not any(len(self._members(o)) == 1 for o in owners):
+            big = [o for o in owners if len(self._members(o)) >= 2]
+            if big:
+                for row in self._members(big[0])[1:]:
+                    self._drop_member(row)
+            else:  # no family has a member
+                if not owners:
+                    owner = next((u for u in users if u["_plan"]["code"] == "premium"), users[0])
+                    self._set_plan(owner, "family")
+                    owners = [owner]
+                owner = owners[0]
+                free = [u for u in users if u["_plan"]["code"] == "free" and u is not owner]
+                if free:
+                    m = next((u for u in free if u["region"] == owner["region"]), free[0])
+                else:  # everyone else pays (premium, or family owners without members)
+                    m = next(u for u in users if u is not owner)
+                    self._set_plan(m, "free")
+                m["region"] = owner["region"]
+                self.add("family_members", {"subscription_id": owner["_sub"]["id"], "user_id": m["id"],
+                                            "joined_at": _iso(datetime.fromisoformat(owner["_sub"]["current_period_start"])
+                                                              + timedelta(hours=2))})
+                m["_family"] = owner
+        if not any(u["_plan"]["code"] == "free" and not u.get("_family") for u in users):
+            big = [o for o in owners if len(self._members(o)) >= 2]
+            singles = [o for o in owners if len(self._members(o)) == 1]
+            if big:
+                self._drop_member(self._members(big[0])[-1])
+            elif len(singles) >= 2:
+                self._drop_member(self._members(singles[-1])[0])
+            else:
+                self._set_plan(next(u for u in users if u["_plan"]["code"] == "premium"
+                                    or (u["_plan"]["code"] == "family" and not self._members(u))), "free")
 
     def eff_plan(self, u: dict) -> dict:
         return u["_family"]["_plan"] if u.get("_family") else u["_plan"]
@@ -268,6 +340,9 @@ class _Service:
                 pos += 1
                 self.add("playlist_tracks", {"playlist_id": p["id"], "track_id": tr[0]["id"], "position": pos,
                                              "added_by": who["id"], "added_at": _iso(self.ago(1, 9))})
+        if self.t["playlists"] and not any(p["is_collaborative"] for p in self.t["playlists"]):
+            # invite_collaborator_and_add needs a collaborative playlist: the owner turns the first one collaborative
+            self.t["playlists"][0].update(is_public=0, is_collaborative=1)
         # podcast progress
         eps = self.t["episodes"]
         for u in ctx.sample(users, len(users) // 2):
