@@ -548,6 +548,76 @@ class World:
                                               "created_at": _ts(self.between(sl[0] - timedelta(days=9),
                                                                              min(sl[0], self.now) - timedelta(hours=1)))})
 
+    def _open_house_wanted(self) -> bool:
+        """Whether the world lacks a future open house for open_house_places_left or for rsvp_open_house."""
+        now = _ts(self.now)
+        props = {p["id"]: p for p in self.t["properties"]}
+        addr_n: dict[tuple[str, str], int] = {}
+        for p in self.t["properties"]:
+            addr_n[(p["address"], p["city"])] = addr_n.get((p["address"], p["city"]), 0) + 1
+        listings = {l["id"]: l for l in self.t["listings"]}
+        per_listing: dict[int, int] = {}
+        per_listing_sched: dict[int, int] = {}
+        for o in self.t["open_houses"]:
+            per_listing[o["listing_id"]] = per_listing.get(o["listing_id"], 0) + 1
+            if o["status"] == "scheduled":
+                per_listing_sched[o["listing_id"]] = per_listing_sched.get(o["listing_id"], 0) + 1
+        name_n: dict[str, int] = {}
+        for c in self.t["clients"]:
+            name_n[c["full_name"]] = name_n.get(c["full_name"], 0) + 1
+        unique_clients = {c["id"] for c in self.t["clients"] if name_n[c["full_name"]] == 1}
+        places_ok = rsvp_ok = False
+        for o in self.t["open_houses"]:
+            p = props[listings[o["listing_id"]]["property_id"]]
+            if o["status"] != "scheduled" or o["starts_at"] <= now or addr_n[(p["address"], p["city"])] != 1:
+                continue
+            rs = [r for r in self.t["open_house_rsvps"] if r["open_house_id"] == o["id"]]
+            going = [r["party_size"] for r in rs if r["status"] == "going"]
+            if per_listing[o["listing_id"]] == 1 and any(n > 1 for n in going):
+                places_ok = True
+            if (per_listing_sched[o["listing_id"]] == 1 and o["capacity"] - sum(going) >= 3
+                    and unique_clients - {r["client_id"] for r in rs}):
+                rsvp_ok = True
+        return not (places_ok and rsvp_ok)
+
+    def plant_open_house(self) -> None:
+        """A future open house with free places and a going party of two, on an active listing that has no
+        other open house (only in worlds where chance left none that the open-house templates can use)."""
+        if not self._open_house_wanted():
+            return
+        ctx = self.ctx
+        props = {p["id"]: p for p in self.t["properties"]}
+        addr_n: dict[tuple[str, str], int] = {}
+        for p in self.t["properties"]:
+            addr_n[(p["address"], p["city"])] = addr_n.get((p["address"], p["city"]), 0) + 1
+        with_oh = {o["listing_id"] for o in self.t["open_houses"]}
+        pool = [l for l in self.t["listings"] if l["status"] == "active" and l["id"] not in with_oh
+                and addr_n[(props[l["property_id"]]["address"], props[l["property_id"]]["city"])] == 1]
+        for l in ctx.sample(pool, len(pool)):
+            sl = self.slot(l["agent_id"], None, 2, 14, ctx.pick([60, 90, 120]), step=30, tries=80)
+            if sl is None:
+                continue
+            self.book(l["agent_id"], None, *sl)
+            cap = self.rng.randint(10, 20)
+            made = self.before(3, 10)
+            o = self.add("open_houses", {"listing_id": l["id"], "agent_id": l["agent_id"], "starts_at": _ts(sl[0]),
+                                         "ends_at": _ts(sl[1]), "capacity": cap, "status": "scheduled",
+                                         "created_at": _ts(made)})
+            for c, size in zip(ctx.sample(self.t["clients"], 3), (2, 1, 3)):
+                self.add("open_house_rsvps", {"open_house_id": o["id"], "client_id": c["id"], "party_size": size,
+                                              "status": "going", "created_at": _ts(self.between(
+                                                  made + timedelta(hours=1), self.now - timedelta(hours=1)))})
+            return
+
+    def plant_unpaid_commission(self) -> None:
+        """At least one commission still owed (pending or invoiced): if chance left every commission paid,
+        the latest paid one goes back to invoiced (it keeps its invoice date)."""
+        cs = self.t["commissions"]
+        if not cs or any(c["status"] in ("pending", "invoiced") for c in cs):
+            return
+        c = max(cs, key=lambda r: (r["paid_at"] or "", r["id"]))
+        c["status"], c["paid_at"] = "invoiced", None
+
     def favourites_and_searches(self) -> None:
         ctx = self.ctx
         market = [l for l in self.t["listings"] if l["status"] in ("active", "under_offer")]
@@ -610,8 +680,10 @@ def build(ctx: WorldContext) -> dict[str, list[dict]]:
     w.plant_offers()
     w.rentals_closed()
     w.commissions()
+    w.plant_unpaid_commission()
     w.plant_busy_days()
     w.open_houses()
+    w.plant_open_house()
     w.viewings()
     w.favourites_and_searches()
     w.enquiries()
