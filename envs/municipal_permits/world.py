@@ -407,6 +407,64 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     # renewals due: issued permits expiring within 30 days
     for code in ("PRK", "SGN", "FTK"):
         make(code, "issued", renew_due=15, insp_plan="pass")
+    _ensure_today_inspection(ctx, T, parcels, inspectors, load, make, add_applicant)
     T["payments"].sort(key=lambda p: p["id"])
     T["inspections"].sort(key=lambda p: p["id"])
     return T
+
+
+def _ensure_today_inspection(ctx: WorldContext, T: dict[str, list[Row]], parcels: list[Row], inspectors: dict[int, list[Row]],
+                             load: dict[tuple[int, str], int], make: Any, add_applicant: Any) -> None:
+    """Make sure some inspection scheduled today can be recorded (passed or failed) and re-booked two days later.
+
+    The planted inspections of today may all belong to applicants with a namesake (distractors) or to an applicant
+    with a second application of the same type on the same parcel, which makes the task ambiguous. Only when no
+    inspection today qualifies, plant one more for an applicant with a unique name and no other application.
+    """
+    today = ctx.today.isoformat()
+    later = (ctx.today + timedelta(days=2)).isoformat()
+    apps, applicants, staff = T["applications"], T["applicants"], T["staff"]
+    names: dict[str, int] = {}
+    for a in applicants:
+        names[a["name"]] = names.get(a["name"], 0) + 1
+    combos: dict[tuple[int, int, int], int] = {}
+    per_applicant: dict[int, int] = {}
+    for a in apps:
+        k = (a["applicant_id"], a["parcel_id"], a["permit_type_id"])
+        combos[k] = combos.get(k, 0) + 1
+        per_applicant[a["applicant_id"]] = per_applicant.get(a["applicant_id"], 0) + 1
+    booked: dict[tuple[int, str], int] = {}
+    for i in T["inspections"]:
+        if i["status"] != "cancelled":
+            booked[(i["inspector_id"], i["scheduled_date"])] = booked.get((i["inspector_id"], i["scheduled_date"]), 0) + 1
+    for i in T["inspections"]:
+        if i["status"] != "scheduled" or i["scheduled_date"] != today:
+            continue
+        a = apps[i["application_id"] - 1]
+        ins = staff[i["inspector_id"] - 1]
+        if (a["reinspections"] < 2 and booked.get((ins["id"], later), 0) < ins["daily_capacity"]
+                and names[applicants[a["applicant_id"] - 1]["name"]] == 1
+                and combos[(a["applicant_id"], a["parcel_id"], a["permit_type_id"])] == 1):
+            return
+    cands = [a for a in applicants if names[a["name"]] == 1 and a["id"] not in per_applicant]
+    for _ in range(40):
+        if cands:
+            who = ctx.pick(cands)
+            cands.remove(who)
+        else:
+            who = add_applicant("business")
+            if sum(1 for a in applicants if a["name"] == who["name"]) > 1:
+                continue
+        app = make("BLD", "under_review", who, paid=True, insp_plan="none")
+        parcel = parcels[app["parcel_id"] - 1]
+        free = [s for s in inspectors[parcel["district_id"]]
+                if booked.get((s["id"], today), 0) < s["daily_capacity"] and booked.get((s["id"], later), 0) < s["daily_capacity"]]
+        if not free:
+            continue
+        ins = ctx.pick(free)
+        load[(ins["id"], today)] = load.get((ins["id"], today), 0) + 1
+        T["inspections"].append({"id": max((i["id"] for i in T["inspections"]), default=0) + 1, "application_id": app["id"],
+                                 "inspector_id": ins["id"], "kind": "initial", "scheduled_date": today, "status": "scheduled",
+                                 "result_note": None, "completed_at": None})
+        return
+    raise RuntimeError("could not plant an inspection for today")
