@@ -85,6 +85,107 @@ def _slug(s: str) -> str:
     return "".join(ch for ch in s.lower() if ch.isalnum())
 
 
+def _room(T: dict[str, list[Row]], inv: Row) -> int:
+    return inv["amount_cents"] - sum(r["amount_cents"] for r in T["refunds"]
+                                     if r["invoice_id"] == inv["id"] and r["status"] != "rejected")
+
+
+def _plant_decidable_refund(ctx: WorldContext, T: dict[str, list[Row]], tid: dict[str, int],
+                            limit_of: dict[str, int]) -> None:
+    """Make sure some pending refund can be named unambiguously (an organisation without a namesake, the only
+    pending one of its requester there) and decided by an active Billing agent other than the requester. The
+    random pending refunds may all miss (namesake organisations, two by one agent on one organisation); then
+    one more is planted, deterministically, on a paid invoice with room of a uniquely named organisation."""
+    org_count: dict[str, int] = {}
+    for o in T["organizations"]:
+        org_count[o["name"]] = org_count.get(o["name"], 0) + 1
+    org_of_inv = {i["id"]: i["org_id"] for i in T["invoices"]}
+    org_by_id = {o["id"]: o for o in T["organizations"]}
+    billers = [a for a in T["agents"] if a["team_id"] == tid["BILL"] and a["is_active"]]
+    pending = [r for r in T["refunds"] if r["status"] == "pending_approval"]
+    pairs: dict[tuple[int, int], int] = {}
+    for r in pending:
+        key = (r["requested_by"], org_of_inv[r["invoice_id"]])
+        pairs[key] = pairs.get(key, 0) + 1
+    for r in pending:
+        org = org_by_id[org_of_inv[r["invoice_id"]]]
+        if org_count[org["name"]] == 1 and pairs[(r["requested_by"], org["id"])] == 1 and any(
+                a["id"] != r["requested_by"] and limit_of[a["role"]] >= r["amount_cents"] for a in billers):
+            return
+    requesters = [a for a in billers if a["role"] == "agent"]
+    for inv in T["invoices"]:
+        org = org_by_id[inv["org_id"]]
+        room = _room(T, inv)
+        if inv["status"] != "paid" or org_count[org["name"]] != 1 or room < 6000:
+            continue
+        req = next((a for a in requesters if (a["id"], org["id"]) not in pairs), None)
+        if req is None:
+            continue
+        amount = min(room, 5000 + 100 * (10 + inv["id"] % 150)) // 100 * 100  # above an agent's limit
+        created = (ctx.clock - timedelta(hours=2 + inv["id"] % 20)).replace(microsecond=0)
+        T["refunds"].append({
+            "id": len(T["refunds"]) + 1, "number": f"RF-{300 + len(T['refunds']) + 1}", "invoice_id": inv["id"],
+            "ticket_id": None, "kind": "refund", "amount_cents": amount, "reason": "Unused seats",
+            "status": "pending_approval", "requested_by": req["id"], "approved_by": None,
+            "created_at": _iso(created), "decided_at": None})
+        return
+
+
+def _plant_creditable_ticket(ctx: WorldContext, T: dict[str, list[Row]], tid: dict[str, int],
+                             sla: dict[tuple[int, str], Row]) -> None:
+    """Make sure an open, unassigned Billing ticket exists whose requester has no namesake and no other open
+    ticket on the subject, and whose organisation's latest invoice has at least $40 left to credit. The random
+    tickets may all miss (both planted Billing tickets by one requester on a Starter plan with earlier refunds);
+    then one more is planted, deterministically."""
+    name_count: dict[str, int] = {}
+    for c in T["contacts"]:
+        name_count[c["full_name"]] = name_count.get(c["full_name"], 0) + 1
+    contacts = {c["id"]: c for c in T["contacts"]}
+    latest = {}
+    for inv in T["invoices"]:
+        if inv["org_id"] not in latest or inv["period"] > latest[inv["org_id"]]["period"]:
+            latest[inv["org_id"]] = inv
+    open_subj: dict[tuple[int, str], int] = {}
+    for t in T["tickets"]:
+        if t["status"] == "open":
+            open_subj[(t["requester_id"], t["subject"])] = open_subj.get((t["requester_id"], t["subject"]), 0) + 1
+    if any(t["team_id"] == tid["BILL"] and t["status"] == "open" and t["assignee_id"] is None
+           and name_count[contacts[t["requester_id"]]["full_name"]] == 1
+           and open_subj[(t["requester_id"], t["subject"])] == 1
+           and t["org_id"] in latest and _room(T, latest[t["org_id"]]) >= 4000 for t in T["tickets"]):
+        return
+    org_count: dict[str, int] = {}
+    for o in T["organizations"]:
+        org_count[o["name"]] = org_count.get(o["name"], 0) + 1
+    subjects = [s for team, _, subs in TOPICS if team == "BILL" for s in subs]
+    for org in T["organizations"]:
+        if org["status"] != "active" or org_count[org["name"]] != 1 or org["id"] not in latest \
+                or _room(T, latest[org["id"]]) < 4000:
+            continue
+        req = next((c for c in T["contacts"] if c["org_id"] == org["id"] and c["is_active"]
+                    and name_count[c["full_name"]] == 1), None)
+        if req is None:
+            continue
+        subject = next((s for s in subjects if (req["id"], s) not in open_subj), None)
+        if subject is None:
+            continue
+        created = (ctx.clock - timedelta(hours=3 + org["id"] % 12)).replace(microsecond=0)
+        pol = sla[(org["plan_id"], "normal")]
+        n = len(T["tickets"]) + 1
+        t = {"id": n, "number": 4100 + n, "org_id": org["id"], "requester_id": req["id"], "channel": "email",
+             "subject": subject, "description": f"{subject} - reported by {req['full_name']} via email.",
+             "status": "open", "priority": "normal", "team_id": tid["BILL"], "assignee_id": None,
+             "created_at": _iso(created), "updated_at": _iso(created), "first_response_at": None,
+             "first_response_due_at": _iso(created + timedelta(minutes=pol["first_response_minutes"])),
+             "resolution_due_at": _iso(created + timedelta(hours=pol["resolution_hours"])),
+             "solved_at": None, "closed_at": None, "merged_into_id": None}
+        T["tickets"].append(t)
+        T["ticket_comments"].append({"id": len(T["ticket_comments"]) + 1, "ticket_id": n, "agent_id": None,
+                                     "contact_id": req["id"], "public": 1, "body": t["description"],
+                                     "created_at": t["created_at"]})
+        return
+
+
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, now = ctx.rng, ctx.clock
     T: dict[str, list[Row]] = {t: [] for t in (
@@ -357,6 +458,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for r in T["refunds"]:
         if r["decided_at"] and r["decided_at"] >= _iso(now):
             r["decided_at"] = _iso(now - timedelta(minutes=3))
+    _plant_decidable_refund(ctx, T, tid, limit_of)
+    _plant_creditable_ticket(ctx, T, tid, sla)
 
     # -- knowledge base ----------------------------------------------------------------------------
     all_agents = T["agents"]
