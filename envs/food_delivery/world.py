@@ -23,6 +23,9 @@ Planted in every world for the templates: at least two restaurants of each cuisi
 closed now delivering to a shared zone; items with a "Size" and an "Extras" option group; placed,
 accepted, preparing (with a courier) orders; delivered orders from the last 40 hours with no rating or
 refund; customers with an empty cart and an order history; the promo code EATMORE15 usable by everyone.
+Where chance (or the distractors) left none, ``plant_refundable`` adds a recent delivered order of a customer
+without a namesake, and ``plant_dispatch`` makes a placed order's zone have a unique-named courier as its
+first available one (both only in worlds lacking the situation, so the others stay as they were).
 
 With ``ctx.distractors`` the world also gets namesake customers (same full name, other e-mail), look-alike
 restaurants ("<name> Express", same cuisine, another zone) and couriers sharing a first and last name.
@@ -548,6 +551,7 @@ class _World:
                 o["delivered_at"] = _ts(self.now - timedelta(minutes=6))
             self.after_delivery(o, c, rate=False)
             made += 1
+        self.plant_refundable(custs)
         wanted = {"placed": ctx.n(4, 25), "accepted": ctx.n(3, 20), "preparing": ctx.n(4, 25),
                   "picked_up": ctx.n(2, 15)}
         live: set[int] = set()
@@ -582,6 +586,91 @@ class _World:
                     self.busy_couriers.add(courier["id"])
                 live.add(c["id"])
                 done += 1
+        self.plant_dispatch(live, addr_of)
+
+    # -- plants for the templates (only in worlds that lack the situation; no randomness otherwise) -------
+    def unique_name(self, table: str, name: str) -> bool:
+        return sum(1 for x in self.t[table] if x["full_name"] == name) == 1
+
+    def refundable(self, o: Row) -> bool:
+        """A delivered order of the last 47 hours, no refund or rating, customer without a namesake."""
+        cust = self.t["customers"][o["customer_id"] - 1]
+        return (o["status"] == "delivered" and o["delivered_at"] >= _ts(self.now - timedelta(hours=47))
+                and not any(f["order_id"] == o["id"] for f in self.t["refunds"])
+                and not any(t["order_id"] == o["id"] for t in self.t["ratings"])
+                and self.unique_name("customers", cust["full_name"]))
+
+    def plant_refundable(self, custs: list[Row]) -> None:
+        """missing_item_refund / refund_and_rate: one recent delivered order, unrefunded and unrated, of a
+        customer without a namesake (chance refunds, or namesakes, can take every recent order)."""
+        if any(self.refundable(o) for o in self.t["orders"]):
+            return
+        addr_of = {a["customer_id"]: a for a in reversed(self.t["addresses"]) if a["is_default"]}
+        for c in custs:
+            if not self.unique_name("customers", c["full_name"]):
+                continue
+            a = addr_of[c["id"]]
+            rs = self.serving(a)
+            if not rs:
+                continue
+            r = self.ctx.pick(rs)
+            t = self.open_moment(r["id"], 0.3, 1.6)
+            if t is None:
+                continue
+            o = self.new_order(c, a, r, t, "delivered", courier=self.courier_for(r, False))
+            if datetime.fromisoformat(o["delivered_at"]) >= self.now - timedelta(minutes=5):
+                o["delivered_at"] = _ts(self.now - timedelta(minutes=6))
+            if self.refundable(o):
+                return
+
+    def dispatch_courier(self, zone_id: int) -> Row | None:
+        """The courier kitchen_dispatch names for a zone: its lowest-id available courier."""
+        return next((k for k in self.t["couriers"] if k["zone_id"] == zone_id and k["status"] == "available"), None)
+
+    def dispatchable(self, o: Row) -> bool:
+        if o["status"] != "placed":
+            return False
+        k = self.dispatch_courier(self.t["restaurants"][o["restaurant_id"] - 1]["zone_id"])
+        return k is not None and self.unique_name("couriers", k["full_name"])
+
+    def plant_dispatch(self, live: set[int], addr_of: dict[int, Row]) -> None:
+        """kitchen_dispatch: a placed order whose restaurant's zone has, as its lowest-id available courier,
+        one without a namesake. Live orders can take every free courier of a zone but a namesake, or a zone
+        can have none available: bring the zone's first free unique-named courier on shift (and take the
+        available namesakes before them off shift); failing that, place an order in a zone that has one."""
+        if any(self.dispatchable(o) for o in self.t["orders"]):
+            return
+
+        def candidate(zone_id: int) -> Row | None:
+            return next((k for k in self.t["couriers"] if k["zone_id"] == zone_id and k["status"] != "on_delivery"
+                         and k["id"] not in self.busy_couriers and self.unique_name("couriers", k["full_name"])),
+                        None)
+
+        def bring_on_shift(k: Row) -> None:
+            for x in self.t["couriers"]:
+                if x["zone_id"] == k["zone_id"] and x["status"] == "available" and x["id"] < k["id"]:
+                    x["status"] = "offline"
+            k["status"] = "available"
+
+        for o in self.t["orders"]:
+            if o["status"] == "placed":
+                k = candidate(self.t["restaurants"][o["restaurant_id"] - 1]["zone_id"])
+                if k is not None:
+                    bring_on_shift(k)
+                    return
+        for c in self.t["customers"]:
+            if c["id"] in live:
+                continue
+            a = addr_of[c["id"]]
+            rs = [r for r in self.serving(a, open_now=True) if candidate(r["zone_id"]) is not None]
+            if not rs:
+                continue
+            r = self.ctx.pick(rs)
+            self.new_order(c, a, r, self.now - timedelta(minutes=self.ctx.rng.randint(1, 6)), "placed",
+                           use_credit=self.ctx.chance(0.3))
+            bring_on_shift(candidate(r["zone_id"]))
+            live.add(c["id"])
+            return
 
     def build_carts(self) -> None:
         ctx = self.ctx
