@@ -389,6 +389,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             d1 = T - timedelta(days=rng.randint(2, 7))
             cancelled(hi, rt, d1, d1 + timedelta(days=rng.randint(1, 3)), "no_show")
 
+    _plant_reassignable_stay(out, T)
+
     # ids in time order for the ledgers
     out["folio_charges"].sort(key=lambda c: (c["posted_at"], c["folio_id"]))
     for i, c in enumerate(out["folio_charges"], 1):
@@ -403,3 +405,42 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for g in guests:
         g["points_balance"] = points[g["id"]]
     return out
+
+
+def _plant_reassignable_stay(out: dict[str, list[Row]], T: date) -> None:
+    """Make sure some room can be taken out of order and its first future stay moved to another room.
+
+    The template ``room_out_of_order_reassign`` wants a room in service with no guest checked in, whose first
+    booked stay after today has a free room of the same type for the same nights. When chance left none (the
+    sibling rooms all assigned on those nights), the future stays that block the best such pair lose their room
+    (they stay booked, unassigned, as ``arrival_unassigned``-like stays do); worlds that have one are untouched.
+    """
+    t = T.isoformat()
+    rooms = {rm["id"]: rm for rm in out["rooms"]}
+    res = out["reservations"]
+    active: dict[int, list[Row]] = {}
+    for r in res:
+        if r["status"] in ("booked", "checked_in") and r["room_id"] is not None:
+            active.setdefault(r["room_id"], []).append(r)
+    first: dict[int, Row] = {}
+    for r in res:
+        if r["status"] == "booked" and r["check_in_date"] > t and r["room_id"] is not None:
+            first.setdefault(r["room_id"], r)
+    best: tuple[int, list[Row]] | None = None
+    for r in sorted(first.values(), key=lambda x: x["id"]):
+        rm = rooms[r["room_id"]]
+        if rm["status"] == "out_of_order" or any(o["status"] == "checked_in" for o in active.get(rm["id"], [])):
+            continue
+        for y in sorted(rooms.values(), key=lambda x: x["number"]):
+            if y["room_type_id"] != r["room_type_id"] or y["id"] == rm["id"] or y["status"] == "out_of_order":
+                continue
+            clash = [o for o in active.get(y["id"], [])
+                     if o["check_in_date"] < r["check_out_date"] and o["check_out_date"] > r["check_in_date"]]
+            if not clash:
+                return
+            if all(o["status"] == "booked" and o["check_in_date"] > t for o in clash):
+                if best is None or len(clash) < best[0]:
+                    best = (len(clash), clash)
+    if best is not None:
+        for o in best[1]:
+            o["room_id"] = None

@@ -365,6 +365,48 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         s = monday_on_or_after(today + timedelta(days=rng.randint(14, 40)))
         for x in ctx.sample(team, 2):
             add_req(x, 1, s + timedelta(days=rng.randint(0, 1)), s + timedelta(days=rng.randint(2, 4)), "approved", "Summer holiday")
+
+    def away_together() -> bool:
+        # as the template reports_on_leave_on_day asks: a manager with a unique name, two or more reports on
+        # approved leave on the first day of one of those reports' approved future requests
+        names: dict[str, int] = {}
+        for x in emps:
+            names[x["full_name"]] = names.get(x["full_name"], 0) + 1
+        appr = [r for r in T["leave_requests"] if r["status"] == "approved"]
+        for r in appr:
+            if r["start_date"] <= today.isoformat():
+                continue
+            m = emps[r["employee_id"] - 1]["manager_id"]
+            if m is None or names[emps[m - 1]["full_name"]] != 1:
+                continue
+            away = {q["employee_id"] for q in appr if emps[q["employee_id"] - 1]["manager_id"] == m
+                    and q["start_date"] <= r["start_date"] <= q["end_date"]}
+            if len(away) >= 2:
+                return True
+        return False
+
+    def fits(x: Row, s: date, en: date) -> bool:
+        b = balances[(x["id"], 1)]
+        days = _wd(s, en, hol[loc_cc[x["location_id"]]])
+        return (x["manager_id"] is not None and days >= 1 and free(x, s, en, 1)
+                and b["used_days"] + b["pending_days"] + days <= b["entitled_days"] + b["carried_over_days"]
+                and x["hire_date"] <= (today - timedelta(days=30)).isoformat())
+
+    if not away_together():  # chance (overlaps, balances, namesakes) spoiled the planting above: plant one pair
+        names = [x["full_name"] for x in emps]
+        done = False
+        for lead in leads:
+            if done or names.count(lead["full_name"]) != 1:
+                continue
+            team = [x for x in reports.get(lead["id"], []) if x["status"] == "active"]
+            for w in range(12):
+                s = monday_on_or_after(today + timedelta(days=21 + 7 * w))
+                pair = [x for x in team if fits(x, s, s + timedelta(days=2))][:2]
+                if len(pair) == 2:
+                    for x in pair:
+                        add_req(x, 1, s, s + timedelta(days=2), "approved", "Summer holiday")
+                    done = True
+                    break
     # planted: pending requests for managers to decide
     for lead in ctx.sample(leads, max(2, len(leads) * 2 // 3)):
         team = [x for x in reports.get(lead["id"], []) if x["status"] == "active"]

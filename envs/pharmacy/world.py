@@ -636,4 +636,100 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     lid += 1
                     T["stock_order_lines"].append({"id": lid, "order_id": oid, "drug_id": d["id"],
                                                    "quantity": max(SUPPLIERS[sup - 1][4], rng.choice([10, 20, 50, 100]))})
+
+    _plant_uncollected(ctx, T)
+    _plant_unstocked(ctx, T)
     return T
+
+
+def _plant_uncollected(ctx: WorldContext, T: dict[str, list[Row]]) -> None:
+    """Make sure some fill has waited uncollected for a week or more, on a prescription that names its patient
+    and drug unambiguously (a uniquely named patient with one valid prescription of the drug). The stale fills
+    chosen above may all belong to namesakes or to patients holding two valid prescriptions of the drug; then
+    such a fill is planted by leaving a suitable picked-up fill uncollected. Worlds that have one stay as built."""
+    today = ctx.today
+    iso_today = today.isoformat()
+    name_count: dict[str, int] = {}
+    for p in T["patients"]:
+        name_count[p["full_name"]] = name_count.get(p["full_name"], 0) + 1
+    patient = {p["id"]: p for p in T["patients"]}
+    rx = {r["id"]: r for r in T["prescriptions"]}
+    valid_count: dict[tuple[int, int], int] = {}
+    for r in T["prescriptions"]:
+        if r["status"] == "active" and r["expires_on"] >= iso_today:
+            k = (r["patient_id"], r["drug_id"])
+            valid_count[k] = valid_count.get(k, 0) + 1
+    disposed = {lot["id"] for lot in T["inventory_lots"] if lot["disposed_at"] is not None}
+
+    def unambiguous(r: Row) -> bool:
+        return name_count[patient[r["patient_id"]]["full_name"]] == 1 and \
+            valid_count.get((r["patient_id"], r["drug_id"]), 0) == 1
+
+    def age(f: Row) -> int:
+        return (today - date.fromisoformat(f["filled_at"][:10])).days
+
+    if any(f["status"] == "filled" and age(f) >= 7 and f["lot_id"] not in disposed
+           and unambiguous(rx[f["prescription_id"]]) for f in T["fills"]):
+        return
+    by_rx: dict[int, list[Row]] = {}
+    for f in T["fills"]:
+        by_rx.setdefault(f["prescription_id"], []).append(f)
+    cands: list[tuple[int, Row]] = []
+    for r in T["prescriptions"]:
+        if r["status"] != "active" or r["expires_on"] < iso_today or not unambiguous(r):
+            continue
+        fs = [f for f in by_rx.get(r["id"], []) if f["status"] not in ("returned_to_stock", "cancelled")]
+        if not fs or fs[-1]["status"] != "picked_up" or any(f["status"] in ("queued", "filled") for f in fs):
+            continue
+        lf = fs[-1]
+        if age(lf) >= 7 and lf["lot_id"] not in disposed:
+            cands.append((age(lf), lf))
+    if not cands:
+        return
+    near = [f for a, f in cands if 8 <= a <= 20]
+    f = ctx.pick(near) if near else min(cands, key=lambda c: (c[0], c[1]["id"]))[1]
+    f["status"] = "filled"
+    f["picked_up_at"] = None
+
+
+def _plant_unstocked(ctx: WorldContext, T: dict[str, list[Row]]) -> None:
+    """Make sure some store holds no lot at all of an orderable drug (not schedule II) whose supplier has no
+    draft order from that store. Prescriptions written at a store stock the drugs it skipped, so chance can
+    leave none; then the lots of a drug that the store never dispensed, sold or was prescribed are taken off
+    its books. Worlds that have such a drug stay as built."""
+    drugs = {d["id"]: d for d in T["drugs"]}
+    drafts = {(o["store_id"], o["supplier_id"]) for o in T["stock_orders"] if o["status"] == "draft"}
+    held = {(lot["store_id"], lot["drug_id"]) for lot in T["inventory_lots"]}
+    stores = [s["id"] for s in T["stores"]]
+
+    def orderable(s: int, d: Row) -> bool:
+        return d["schedule"] != 2 and (s, d["supplier_id"]) not in drafts
+
+    if any(orderable(s, d) and (s, d["id"]) not in held for s in stores for d in T["drugs"]):
+        return
+    used_lots = {f["lot_id"] for f in T["fills"] if f["lot_id"] is not None} | \
+                {x["lot_id"] for x in T["otc_sale_lots"]}
+    busy = {(r["store_id"], r["drug_id"]) for r in T["prescriptions"]} | \
+           {(x["store_id"], x["drug_id"]) for x in T["otc_sales"]}
+    by_pair: dict[tuple[int, int], list[Row]] = {}
+    for lot in T["inventory_lots"]:
+        by_pair.setdefault((lot["store_id"], lot["drug_id"]), []).append(lot)
+    today = ctx.today.isoformat()
+    plain, other = [], []
+    for s in stores:
+        for d in T["drugs"]:
+            pair = (s, d["id"])
+            if not orderable(s, drugs[d["id"]]) or pair in busy or pair not in by_pair:
+                continue
+            ls = by_pair[pair]
+            if any(lot["id"] in used_lots for lot in ls):
+                continue
+            # plain: an emptied, disposed old lot and one current lot (nothing another task looks for)
+            if len(ls) == 2 and ls[0]["disposed_at"] is not None and ls[1]["expiry_date"] > today:
+                plain.append(pair)
+            else:
+                other.append(pair)
+    if not (plain or other):
+        return
+    pair = ctx.pick(plain or other)
+    T["inventory_lots"] = [lot for lot in T["inventory_lots"] if (lot["store_id"], lot["drug_id"]) != pair]
