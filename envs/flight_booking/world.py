@@ -17,7 +17,8 @@ The rows keep the invariants ``tools.py`` relies on:
 
 Planted in every world: a future flight the airline cancelled with a ticketed booking on it and a later
 bookable flight on the same route; a ticketed changeable booking with another flight on its route; a
-held booking whose hold is still running; families with several travellers.
+held booking whose hold is still running; families with several travellers; a ticketed party of two or
+more on a future flight with someone still unseated.
 
 With ``ctx.distractors``: namesake account holders (same full name, other e-mail) and namesake
 travellers in other accounts.
@@ -503,6 +504,46 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     b["hold_expires_at"] = _iso(created + timedelta(hours=24))
             else:
                 make(c["id"], kind, legs, fare, party(c["id"]), pw)
+
+    # planted (only where chance left none): a ticketed party of two or more on a future flight, some of whom
+    # have no seat yet on that flight
+    def has_unseated_party() -> bool:
+        pax_of: dict[int, list[int]] = {}
+        for bp in T["booking_passengers"]:
+            pax_of.setdefault(bp["booking_id"], []).append(bp["traveller_id"])
+        seated = {(sa["segment_id"], sa["traveller_id"]) for sa in T["seat_assignments"]}
+        segs_of: dict[int, list[Row]] = {}
+        for seg in T["segments"]:
+            segs_of.setdefault(seg["booking_id"], []).append(seg)
+        for b in T["bookings"]:
+            if b["status"] != "ticketed" or len(pax_of.get(b["id"], [])) < 2:
+                continue
+            active = [seg for seg in segs_of.get(b["id"], []) if seg["status"] == "active"]
+            for seg in active:
+                fl = flights[seg["flight_id"] - 1]
+                if fl["status"] not in ("scheduled", "delayed") or fl["departure_at"] <= _iso(now):
+                    continue
+                if sum(flights[x["flight_id"] - 1]["destination_id"] == fl["destination_id"] for x in active) != 1:
+                    continue
+                if any((seg["id"], t) not in seated for t in pax_of[b["id"]]):
+                    return True
+        return False
+
+    if not has_unseated_party():
+        names = [c["full_name"] for c in T["customers"]]
+        hosts = [c for c in reversed(customers) if len(travellers_of[c["id"]]) >= 2
+                 and names.count(c["full_name"]) == 1]
+        future = [f for f in flights if f["status"] in ("scheduled", "delayed")
+                  and f["departure_at"] > _iso(now + timedelta(days=1))]
+        done = None
+        for c in hosts:
+            k = min(len(travellers_of[c["id"]]), 3)
+            for fl in future:
+                done = make(c["id"], "ticketed", [fl], "standard", travellers_of[c["id"]][:k], seat_p=0.0)
+                if done is not None:
+                    break
+            if done is not None:
+                break
 
     # the miles ledger in time order (balances already accumulated)
     events.sort(key=lambda e: (e[0], e[1]))

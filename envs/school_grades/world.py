@@ -11,8 +11,9 @@ graded work (rounded to 1 decimal) with letters A 90+ / B 80+ / C 70+ / D 60+ / 
 capacity, prerequisites (completed fall courses) and schedule clashes; teachers never teach two sections at
 the same time.
 
-Planted in every world: ungraded recent submissions, students missing the latest assignment, open appeals,
-students without a fall report card whose grades are all final, spring sections with free seats.
+Planted in every world: ungraded recent submissions, students missing the latest assignment, open appeals
+(one that can be accepted with a higher score, for a uniquely named student), uniquely named students
+without a fall report card whose grades are all final, spring sections with free seats.
 """
 
 from __future__ import annotations
@@ -315,12 +316,22 @@ class _School:
                    for st in self.t["students"]}
         eligible = [st for st in self.t["students"]
                     if fall_of[st["id"]] and all(e["status"] == "completed" for e in fall_of[st["id"]])]
-        skipped = 0
+        # ... and at least two of those are uniquely named (a namesake makes the student ambiguous); this only
+        # forces a skip where the world would otherwise end with fewer than two such students
+        names: dict[str, int] = {}
+        for st in self.t["students"]:
+            names[st["full_name"]] = names.get(st["full_name"], 0) + 1
+        unique_left = sum(1 for st in eligible if names[st["full_name"]] == 1)
+        skipped = skipped_unique = 0
         for i, st in enumerate(eligible):
             fall = fall_of[st["id"]]
             r = rng.random()
-            if r < 0.15 or len(eligible) - i <= 2 - skipped:
+            unique = names[st["full_name"]] == 1
+            if unique:
+                unique_left -= 1
+            if r < 0.15 or len(eligible) - i <= 2 - skipped or (unique and unique_left < 2 - skipped_unique):
                 skipped += 1
+                skipped_unique += unique
                 continue  # not generated yet
             credits = sum(self.course[secs[e["section_id"]]["_code"]]["credits"] for e in fall)
             gpa = round(sum(LETTER_POINTS[e["final_letter"]] * self.course[secs[e["section_id"]]["_code"]]["credits"]
@@ -405,6 +416,35 @@ class _School:
                                   "student_id": e["student_id"], "subject": rng.choice(SUBJECTS),
                                   "body": "Please get in touch if you have any questions.",
                                   "sent_at": _iso(datetime(2026, 1, 28, 15) + timedelta(hours=rng.randint(0, 300)))})
+        self.plant_open_appeal()
+
+    def plant_open_appeal(self) -> None:
+        """Make sure an open appeal can be accepted with a higher score for a uniquely named student (the
+        appeal templates draw from these); plants one only where the world has none."""
+        names: dict[str, int] = {}
+        for st in self.t["students"]:
+            names[st["full_name"]] = names.get(st["full_name"], 0) + 1
+        grades = {g["id"]: g for g in self.t["grades"]}
+
+        def raisable(g: dict) -> bool:
+            mx = self.t["assignments"][g["assignment_id"] - 1]["max_points"]
+            return int((g["raw_points"] + (mx - g["raw_points"]) / 2.0) * 2) / 2.0 > g["raw_points"]
+
+        def fits(g: dict) -> bool:
+            return names[self.t["students"][g["student_id"] - 1]["full_name"]] == 1 and raisable(g)
+
+        if any(ap["status"] == "opened" and fits(grades[ap["grade_id"]]) for ap in self.t["grade_appeals"]):
+            return
+        appealed = {ap["grade_id"] for ap in self.t["grade_appeals"]}
+        spring = {s["id"] for s in self.sec_by_term[2]}
+        cands = [g for g in self.t["grades"] if g["id"] not in appealed and g["graded_at"] >= "2026-02-01"
+                 and self.t["assignments"][g["assignment_id"] - 1]["section_id"] in spring and fits(g)
+                 and datetime.fromisoformat(g["graded_at"]) + timedelta(hours=5) < self.now - timedelta(hours=3)]
+        g = cands[self.rng.randrange(len(cands))]
+        self.add("grade_appeals", {"grade_id": g["id"], "student_id": g["student_id"],
+                                   "reason": "The rubric points do not add up.", "status": "opened",
+                                   "opened_at": _iso(datetime.fromisoformat(g["graded_at"]) + timedelta(hours=5)),
+                                   "decided_by": None, "decided_at": None, "decision_note": None})
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
         out = {}
