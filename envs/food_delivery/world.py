@@ -586,6 +586,7 @@ class _World:
                     self.busy_couriers.add(courier["id"])
                 live.add(c["id"])
                 done += 1
+        self.plant_preparing(live, addr_of)
         self.plant_dispatch(live, addr_of)
 
     # -- plants for the templates (only in worlds that lack the situation; no randomness otherwise) -------
@@ -632,6 +633,40 @@ class _World:
             return False
         k = self.dispatch_courier(self.t["restaurants"][o["restaurant_id"] - 1]["zone_id"])
         return k is not None and self.unique_name("couriers", k["full_name"])
+
+    def plant_preparing(self, live: set[int], addr_of: dict[int, Row]) -> None:
+        """courier_complete_delivery: an order being prepared with a uniquely named courier assigned. With one
+        courier on shift per zone (kept free for dispatch) the live loop can place none: call in an off-shift
+        uniquely named courier of an open restaurant's zone for a new preparing order."""
+        if any(o["status"] == "preparing" and o["courier_id"] is not None
+               and self.unique_name("couriers", self.t["couriers"][o["courier_id"] - 1]["full_name"])
+               for o in self.t["orders"]):
+            return
+
+        def off_shift(zone_id: int) -> Row | None:
+            return next((k for k in self.t["couriers"] if k["zone_id"] == zone_id and k["status"] == "offline"
+                         and k["id"] not in self.busy_couriers and self.unique_name("couriers", k["full_name"])),
+                        None)
+
+        for c in self.t["customers"]:
+            if c["id"] in live or not self.unique_name("customers", c["full_name"]):
+                continue
+            a = addr_of[c["id"]]
+            rs = [r for r in self.serving(a, open_now=True) if off_shift(r["zone_id"]) is not None]
+            if not rs:
+                continue
+            r = self.ctx.pick(rs)
+            k = off_shift(r["zone_id"])
+            assert k is not None
+            placed = self.now - timedelta(minutes=self.ctx.rng.randint(15, 30))
+            o = self.new_order(c, a, r, placed, "preparing", courier=k, use_credit=self.ctx.chance(0.3))
+            for key in ("accepted_at", "preparing_at", "picked_up_at"):
+                if o[key] and o[key] >= _ts(self.now):
+                    o[key] = _ts(self.now - timedelta(minutes=1))
+            k["status"] = "on_delivery"
+            self.busy_couriers.add(k["id"])
+            live.add(c["id"])
+            return
 
     def plant_dispatch(self, live: set[int], addr_of: dict[int, Row]) -> None:
         """kitchen_dispatch: a placed order whose restaurant's zone has, as its lowest-id available courier,
