@@ -572,7 +572,8 @@ class _World:
 
     def plant_allergen_collection(self) -> None:
         """Collection-allergens template: an allergic user (unique name) whose collection mixes recipes with and
-        without their allergen, titles distinct. Chance usually gives one; otherwise a recipe is added to one."""
+        without their allergen, titles distinct. Chance usually gives one; otherwise a recipe is added to one, or,
+        when no allergic user has a unique name, an allergy is recorded for one (``plant_new_allergy``)."""
         names = self.name_counts()
         by_coll: dict[int, list[int]] = {}
         for cr in self.t["collection_recipes"]:
@@ -602,6 +603,60 @@ class _World:
                 if r["id"] not in rids and r["title"] not in titles and bad(u["id"], r["id"]) == want_bad:
                     self.add("collection_recipes", {"collection_id": c["id"], "recipe_id": r["id"],
                                                     "added_at": _ts(self.now - timedelta(days=2))})
+                    return
+        self.plant_new_allergy(names, by_coll, recipes)
+
+    def plant_new_allergy(self, names: dict[str, int], by_coll: dict[int, list[int]], recipes: dict[int, Row]) -> None:
+        """No allergic user with a unique name has a collection (with distractors every allergic user can be a
+        namesake): record, for a uniquely named user, an allergy to an allergen that some but not all recipes of one
+        of their collections contain, and that appears in none of their plans, pantry, shopping lists or own
+        recipes, so everything built before stays consistent with it (the recipes were saved before it was known)."""
+        used: dict[int, set[int]] = {}
+
+        def mark(uid: int, rid: int) -> None:
+            used.setdefault(uid, set()).update(i["allergen_id"] for i, _ in self.r_ings[rid] if i["allergen_id"])
+
+        plans = {p["id"]: p for p in self.t["meal_plans"]}
+        for e in self.t["meal_plan_entries"]:
+            mark(plans[e["plan_id"]]["user_id"], e["recipe_id"])
+        for r in self.t["recipes"]:
+            if r["author_id"]:
+                mark(r["author_id"], r["id"])
+        ing = {i["id"]: i for i in self.t["ingredients"]}
+        lists = {lst["id"]: lst for lst in self.t["shopping_lists"]}
+        held = [(p["user_id"], p["ingredient_id"]) for p in self.t["pantry_items"]]
+        held += [(lists[it["list_id"]]["user_id"], it["ingredient_id"]) for it in self.t["shopping_list_items"]]
+        for uid, iid in held:
+            if ing[iid]["allergen_id"]:
+                used.setdefault(uid, set()).add(ing[iid]["allergen_id"])
+        fixable: list[tuple[Row, Row, int]] = []
+        for c in self.t["collections"]:
+            u = self.t["users"][c["user_id"] - 1]
+            rids = by_coll.get(c["id"], [])
+            titles = [recipes[r]["title"] for r in rids]
+            if names[u["full_name"]] != 1 or self.u_allergy[u["id"]] or len(set(titles)) != len(titles):
+                continue
+            for a in range(1, len(self.t["allergens"]) + 1):
+                if a in used.get(u["id"], set()):
+                    continue
+                flags = {any(i["allergen_id"] == a for i, _ in self.r_ings[r]) for r in rids}
+                if flags == {True, False}:
+                    self.add("user_allergies", {"user_id": u["id"], "allergen_id": a})
+                    self.u_allergy[u["id"]].append(a)
+                    return
+                if rids and len(rids) < 50:
+                    fixable.append((c, u, a))
+        for c, u, a in fixable:  # no collection mixes any free allergen: save one more recipe to mix it
+            rids = by_coll.get(c["id"], [])
+            want = not any(i["allergen_id"] == a for i, _ in self.r_ings[rids[0]])
+            titles = {recipes[r]["title"] for r in rids}
+            for r in self.visible(u):
+                if (r["id"] not in rids and r["title"] not in titles and r["author_id"] != u["id"]
+                        and any(i["allergen_id"] == a for i, _ in self.r_ings[r["id"]]) == want):
+                    self.add("collection_recipes", {"collection_id": c["id"], "recipe_id": r["id"],
+                                                    "added_at": _ts(self.now - timedelta(days=2))})
+                    self.add("user_allergies", {"user_id": u["id"], "allergen_id": a})
+                    self.u_allergy[u["id"]].append(a)
                     return
 
     def build_lists(self) -> None:
