@@ -15,7 +15,8 @@ from ``ctx.rng`` / ``ctx.faker`` and every timestamp from ``ctx.clock``. The row
   and were counted by someone other than a supervisor; every timestamp lies before the clock.
 
 Templates need, and every world has: pending orders, sent POs with open lines, pending adjustments, products
-with two or more pickable lots in a warehouse, in-stock lots that can be transferred. With ``ctx.distractors``
+with two or more pickable lots in a warehouse, in-stock lots that can be transferred, a delivery on the receiving
+dock that fits a free bin of its home zone (planted at the end when chance left none). With ``ctx.distractors``
 the world adds look-alike products (same name with another pack size, another SKU) and namesake customers.
 """
 
@@ -253,6 +254,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 rec = rng.randrange(10, qty, 10) if j == 0 else ctx.pick([0, qty, rng.randrange(10, qty, 10)])
                 if k == 2 and j == 0:
                     rec = rng.randrange(20, 70, 10)
+                    if rec >= qty:  # a small line (50, 60): the planted delivery stays partial
+                        rec = qty - 10
             line = {"id": len(T["po_lines"]) + 1, "po_id": po["id"], "product_id": p["id"], "qty_ordered": qty,
                     "qty_received": rec, "unit_cost_cents": p["unit_cost_cents"]}
             T["po_lines"].append(line)
@@ -263,13 +266,14 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 lot = new_lot(p, at)
                 recent = (now - at) < timedelta(days=2)
                 s = place(w, "receiving" if recent else home(p), lot, rec)
-                if s is None:  # no room: record the receipt into an empty-ish bin of another zone type
+                shelved = s is not None and not recent
+                if s is None:  # no room: the delivery still waits on the receiving dock
                     s = place(w, "receiving", lot, rec)
                 if s is None:
                     line["qty_received"] = 0
                     T["lots"].pop()
                     continue
-                if not recent:
+                if shelved:  # only stock in storage/cold bins is pickable (dock stock is never picked)
                     stock_of.setdefault((p["id"], w), []).append((lot, s))
                 T["receipts"].append({"id": len(T["receipts"]) + 1, "po_line_id": line["id"], "lot_id": lot["id"],
                                       "bin_id": s["bin_id"], "quantity": rec,
@@ -452,6 +456,54 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             "created_at": _iso(now - timedelta(days=rng.uniform(1, 30)))})
         s["quantity"] -= qty
         used[s["bin_id"]] -= qty
+
+    # -- planted: a delivery on the receiving dock that fits a free bin of its home zone ------------
+    def fits(w: int, p: Row, qty: int) -> bool:
+        return any(b["capacity_units"] - used[b["id"]] >= qty for b in bins_by.get((w, home(p)), []))
+
+    def dock_ready() -> bool:
+        for s in T["stock"]:
+            b = T["bins"][s["bin_id"] - 1]
+            z = T["zones"][b["zone_id"] - 1]
+            if s["quantity"] > 0 and z["zone_type"] == "receiving" and b["is_active"] and ops(z["warehouse_id"]) \
+                    and fits(z["warehouse_id"], products[T["lots"][s["lot_id"] - 1]["product_id"] - 1], s["quantity"]):
+                return True
+        return False
+
+    if not dock_ready():
+        suppliers_on = {s["id"] for s in T["suppliers"] if s["is_active"]}
+        plain = [p for p in products if p["supplier_id"] in suppliers_on and not any(
+            o["id"] != p["id"] and (o["name"] in p["name"] or p["name"] in o["name"]) for o in products)]
+        for w in ctx.sample(wh_ids, len(wh_ids)):
+            dock = max((b["capacity_units"] - used[b["id"]] for b in bins_by.get((w, "receiving"), [])), default=0)
+            cands = [(p, min(dock, max(b["capacity_units"] - used[b["id"]] for b in bins_by[(w, home(p))])))
+                     for p in plain if bins_by.get((w, home(p)))]
+            cands = [(p, room) for p, room in cands if room >= 10]
+            if not cands or not ops(w):
+                continue
+            p, room = ctx.pick(cands)
+            rec = min(room // 10 * 10, rng.randrange(30, 121, 10))
+            created = now - timedelta(days=rng.uniform(3, 8))
+            sent = created + timedelta(hours=rng.randint(1, 30))
+            po = {"id": len(T["purchase_orders"]) + 1, "number": f"PO-{5000 + len(T['purchase_orders']) + 1}",
+                  "supplier_id": p["supplier_id"], "warehouse_id": w, "status": "partially_received",
+                  "created_by": sup(w)["id"], "created_at": _iso(created), "sent_at": _iso(sent),
+                  "expected_date": (sent.date() + timedelta(
+                      days=T["suppliers"][p["supplier_id"] - 1]["lead_time_days"])).isoformat(),
+                  "cancel_reason": None}
+            line = {"id": len(T["po_lines"]) + 1, "po_id": po["id"], "product_id": p["id"],
+                    "qty_ordered": rec + rng.randrange(10, 101, 10), "qty_received": rec,
+                    "unit_cost_cents": p["unit_cost_cents"]}
+            at = now - timedelta(hours=rng.uniform(2, 30))
+            lot = new_lot(p, at)
+            s = place(w, "receiving", lot, rec)
+            assert s is not None
+            T["purchase_orders"].append(po)
+            T["po_lines"].append(line)
+            T["receipts"].append({"id": len(T["receipts"]) + 1, "po_line_id": line["id"], "lot_id": lot["id"],
+                                  "bin_id": s["bin_id"], "quantity": rec, "received_by": ctx.pick(ops(w))["id"],
+                                  "received_at": _iso(at)})
+            break
 
     # -- final stock rows (quantities after picks, transfers, returns) -----------------------------
     T["stock"] = [s for s in T["stock"] if s["quantity"] > 0]
