@@ -16,7 +16,8 @@
 
 Planted for the templates: unread inbox mail from colleagues and from outside senders, outside senders
 with several inbox messages, contact groups with members and contacts outside them, drafts with
-recipients, sent mail with several recipients, attachments in inboxes.
+recipients, sent mail with several recipients, attachments in inboxes; and, where chance or namesakes left
+none, one unread inbox message between two colleagues without namesakes (for reply_and_archive).
 
 With ``ctx.distractors``: namesake colleagues (same surname, similar first name; or the same full name
 with another address) and near-duplicate subjects ("... (follow-up)", "Re: ...") in other mailboxes.
@@ -445,6 +446,56 @@ class _World:
         self.store(rcpt, folder, thread, self.ref(0), None, sp, subject, body, [self.person(rcpt)], [], [], when,
                    received=True, is_read=int(self.ctx.chance(0.3)), atts=self.make_attachments(subject))
 
+    def _reply_candidate_exists(self) -> bool:
+        """Mirrors reply_and_archive's slots query: an unread inbox message from an active colleague, where
+        neither the mailbox owner nor the colleague has a namesake and the subject is unique in the mailbox."""
+        names: dict[str, int] = {}
+        for a in self.accounts:
+            names[a["display_name"]] = names.get(a["display_name"], 0) + 1
+        by_mail = {a["email"]: a for a in self.accounts}
+        kind = {f["id"]: f["kind"] for f in self.t["folders"]}
+        per_box: dict[tuple[int, str], int] = {}
+        for m in self.t["messages"]:
+            k = (m["account_id"], m["subject"])
+            per_box[k] = per_box.get(k, 0) + 1
+        owner = {a["id"]: a for a in self.accounts}
+        for m in self.t["messages"]:
+            s = by_mail.get(m["from_address"])
+            a = owner[m["account_id"]]
+            if (s is not None and kind[m["folder_id"]] == "inbox" and not m["is_read"] and s["status"] == "active"
+                    and names[a["display_name"]] == 1 and names[s["display_name"]] == 1
+                    and per_box[(m["account_id"], m["subject"])] == 1):
+                return True
+        return False
+
+    def ensure_reply_candidate(self) -> None:
+        """Planted only when chance (or namesakes) left no unread inbox mail between two unambiguous colleagues:
+        one fresh internal message, sender's copy in Sent, the recipient's unread in the inbox."""
+        if self._reply_candidate_exists():
+            return
+        ctx = self.ctx
+        names: dict[str, int] = {}
+        for a in self.accounts:
+            names[a["display_name"]] = names.get(a["display_name"], 0) + 1
+        unique = [a for a in self.accounts if names[a["display_name"]] == 1 and a["status"] == "active"]
+        if len(unique) < 2:
+            return
+        rcpt = ctx.pick(unique)
+        sender = ctx.pick([a for a in unique if a["id"] != rcpt["id"]])
+        when = ctx.moment_ago(1, 2)
+        subject = self.subject()
+        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        sp, to = self.person(sender), [self.person(rcpt)]
+        body = self.body(rcpt["display_name"], sender["display_name"].split(" ")[0])
+        ref = self.ref(sender["id"])
+        self.store(sender, self.folders[sender["id"]]["sent"], thread, ref, None, sp, subject, body, to, [], [], when,
+                   received=False, is_read=1)
+        labels = [f["label_id"] for f in self.filters[rcpt["id"]]
+                  if f["is_active"] and f["action"] == "label" and f["match_field"] == "subject"
+                  and f["match_value"].lower() in subject.lower()]
+        self.store(rcpt, self.folders[rcpt["id"]]["inbox"], thread, ref, None, sp, subject, body, to, [], [], when,
+                   received=True, is_read=0, labels=list(dict.fromkeys(labels)))
+
     def rows(self) -> dict[str, list[Row]]:
         out = {}
         for k, rows in self.t.items():
@@ -457,4 +508,5 @@ def build(ctx: WorldContext) -> dict[str, list[dict]]:
     w.people()
     w.settings()
     w.mail()
+    w.ensure_reply_candidate()
     return w.rows()
