@@ -17,9 +17,11 @@ events in every state with price tiers, orders, tickets, promo codes, transfers,
 With ``ctx.distractors``: namesake customers and events whose titles repeat at another venue and date (never
 the titles of events 3 and 6, the first sold-out and the refundable on-sale event).
 
-Planted for the templates in every world: one pending order per customer; a customer holding two or more seats
-(nothing standing or held) at a future event known by its title (``_plant_seat_holder``); two free adjacent seats
-at an on-sale event with a live promo code (``_plant_free_pair``). The plants only act when chance left none.
+Planted for the templates in every world: one pending order per customer, and a customer whose only pending
+order (held, no promo code) is at an event with a live promo code (``_plant_pending``); a customer holding two
+or more seats (nothing standing or held) at a future event known by its title (``_plant_seat_holder``); two
+free adjacent seats at an on-sale event with a live promo code (``_plant_free_pair``). The plants only act when
+chance left none.
 """
 
 from __future__ import annotations
@@ -434,6 +436,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for p in out["promo_codes"]:
         if p.pop("_live"):
             p["max_uses"] = max(p["max_uses"], p["uses"] + 3)
+    _plant_pending(ctx, out, seats_of, taken, held, code)
     _plant_seat_holder(ctx, out, seats_of, taken, held, code)
     _plant_free_pair(ctx, out, seats_of, taken, held)
     for ev in out["events"]:
@@ -478,6 +481,70 @@ def _seat_holders(out: dict[str, list[Row]], now: datetime) -> tuple[list[Row], 
                                    for t in ts):
             holders[key] = seated
     return candidates, holders
+
+
+def _live_promo_events(out: dict[str, list[Row]], now_iso: str) -> set[int]:
+    """Events with a promo code usable now (active, inside its window, uses left)."""
+    return {p["event_id"] for p in out["promo_codes"] if p["active"] and p["valid_from"] <= now_iso
+            <= p["valid_until"] and p["uses"] < p["max_uses"]}
+
+
+def _plant_pending(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[int, list[Row]],
+                   taken: set[tuple[int, int]], held: dict[tuple[int, int], int], code: Any) -> None:
+    """Make sure some customer has exactly one pending order, still held and without a promo code, at an event
+    with a live promo code (template finish_pending_with_promo). The pending orders of the sales loop are
+    skipped when the picked tier is full, so chance may leave none; then hold up to two seats of a tier with
+    room at an on-sale future event with a live code (never filling the event) for a customer with no pending
+    order and no tickets there."""
+    rng = ctx.rng
+    now = ctx.clock.replace(microsecond=0)
+    now_iso = _iso(now)
+    live_promo = _live_promo_events(out, now_iso)
+    pending_of: dict[int, int] = {}
+    for o in out["orders"]:
+        if o["status"] == "pending":
+            pending_of[o["customer_id"]] = pending_of.get(o["customer_id"], 0) + 1
+    for o in out["orders"]:
+        if o["status"] == "pending" and o["hold_expires_at"] >= now_iso and o["promo_code_id"] is None \
+                and pending_of[o["customer_id"]] == 1 and o["event_id"] in live_promo:
+            return
+    for ev in out["events"]:
+        ei = ev["id"]
+        if ev["status"] != "on_sale" or not ev["_kind"].startswith("on_sale") or ev["starts_at"] <= now_iso \
+                or ei not in live_promo:
+            continue
+        live = [t for t in out["tickets"] if t["event_id"] == ei and t["status"] in ("held", "valid")]
+        room_total = sum(sec["capacity"] for _, sec in ev["_tiers"]) - len(live)
+        there = {t["holder_id"] for t in out["tickets"] if t["event_id"] == ei}
+        free_customers = [c for c in out["customers"] if c["id"] not in pending_of and c["id"] not in there
+                          and held.get((ei, c["id"]), 0) == 0]
+        if not free_customers:
+            continue
+        for tier, sec in ev["_tiers"]:
+            left = sec["capacity"] - sum(1 for t in live if t["price_tier_id"] == tier["id"])
+            n = min(2, left, room_total - 1, ev["per_customer_limit"])
+            if n <= 0:
+                continue
+            seat_ids = ([s["id"] for s in seats_of[sec["id"]] if (ei, s["id"]) not in taken][:n]
+                        if sec["kind"] == "seated" else [None] * n)
+            if len(seat_ids) != n:
+                continue
+            c = ctx.pick(free_customers)
+            created = now - timedelta(minutes=rng.randint(2, 9))
+            oid = len(out["orders"]) + 1
+            out["orders"].append({"id": oid, "order_number": code("T-", 6), "customer_id": c["id"], "event_id": ei,
+                                  "status": "pending", "promo_code_id": None, "created_at": _iso(created),
+                                  "hold_expires_at": _iso(created + timedelta(minutes=15)), "paid_at": None})
+            for sid in seat_ids:
+                if sid is not None:
+                    taken.add((ei, sid))
+                out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
+                                       "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
+                                       "holder_id": c["id"], "status": "held", "price_cents": tier["price_cents"],
+                                       "discount_cents": 0, "fee_cents": _fee(tier["price_cents"]),
+                                       "scanned_at": None})
+            held[(ei, c["id"])] = n
+            return
 
 
 def _plant_seat_holder(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[int, list[Row]],
