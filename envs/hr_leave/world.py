@@ -199,6 +199,18 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for s in ctx.sample([x for x in staff if x["status"] == "active" and x not in recent], 2):
         s["hire_date"] = ctx.days_ago(2, 8).isoformat()  # planted: new hires whose onboarding has just started
         fresh.add(s["id"])
+    # The template onboarding_two_tasks needs a new hire with a unique name and two open onboarding tasks; the
+    # fresh hires above always qualify unless they have namesakes. Where they all do and no other recent hire has a
+    # unique name, no world drawn from here could have one: make one more uniquely named employee a fresh hire.
+    n_named: dict[str, int] = {}
+    for x in emps:
+        n_named[x["full_name"]] = n_named.get(x["full_name"], 0) + 1
+    if not any(n_named[x["full_name"]] == 1 for x in recent + [emps[i - 1] for i in fresh]):
+        extra = next((x for x in staff if x["status"] == "active" and x not in recent and x["id"] not in fresh
+                      and n_named[x["full_name"]] == 1), None)
+        if extra is not None:
+            extra["hire_date"] = ctx.days_ago(2, 8).isoformat()
+            fresh.add(extra["id"])
     T["employees"] = emps
     active = [e for e in emps if e["status"] == "active"]
     reports: dict[int, list[Row]] = {}
@@ -486,6 +498,40 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                                "project_id": ctx.pick(projects[e["department_id"]][:2]),
                                                "hours": ctx.pick([7.5, 8.0, 8.0, 6.5]), "note": ""})
 
+    # planted (only where chance left none): an open timesheet for last week with Friday still unlogged, as the
+    # template complete_timesheet asks: an active employee with a unique name, Friday neither a public holiday
+    # of the employee's country nor a day of approved leave. Chance can leave every such timesheet submitted,
+    # or owned by someone with a namesake; then one is added for an untimesheeted employee (no rng drawn).
+    last_ws = today - timedelta(days=7)
+    if last_ws.weekday() == 0:
+        fri = (last_ws + timedelta(days=4)).isoformat()
+        name_n: dict[str, int] = {}
+        for x in emps:
+            name_n[x["full_name"]] = name_n.get(x["full_name"], 0) + 1
+        logged_fri = {t["timesheet_id"] for t in T["timesheet_entries"] if t["work_date"] == fri}
+
+        def fri_ok(x: Row) -> bool:
+            return (x["status"] == "active" and name_n[x["full_name"]] == 1
+                    and fri not in hol[loc_cc[x["location_id"]]] and fri not in approved_days.get(x["id"], set()))
+
+        if not any(t["status"] == "open" and t["week_start"] == last_ws.isoformat() and t["id"] not in logged_fri
+                   and fri_ok(emps[t["employee_id"] - 1]) for t in T["timesheets"]):
+            has_ts = {t["employee_id"] for t in T["timesheets"] if t["week_start"] == last_ws.isoformat()}
+            x = next((x for x in staff if fri_ok(x) and x["id"] not in has_ts
+                      and x["hire_date"] <= last_ws.isoformat()), None)
+            if x is not None:
+                tsid += 1
+                T["timesheets"].append({"id": tsid, "employee_id": x["id"], "week_start": last_ws.isoformat(),
+                                        "status": "open", "submitted_at": None, "approved_by": None, "approved_at": None})
+                hl = hol[loc_cc[x["location_id"]]]
+                for j in range(2):  # Monday and Tuesday logged, the rest of the week still to do
+                    d = (last_ws + timedelta(days=j)).isoformat()
+                    if d in hl or d in approved_days.get(x["id"], set()):
+                        continue
+                    teid += 1
+                    T["timesheet_entries"].append({"id": teid, "timesheet_id": tsid, "work_date": d,
+                                                   "project_id": projects[x["department_id"]][0], "hours": 8.0, "note": ""})
+
     # ---- onboarding -----------------------------------------------------------------------------
     hr_people = [x for x in active if x["is_hr"]]
     it_people = [x for x in active if x["department_id"] == dept_id["OPS"] and x["job_title_id"] in (4, 5, 6)] or [ceo]
@@ -504,4 +550,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                           "due_date": due.isoformat(),
                                           "completed_at": _at(min(due, today - timedelta(days=1)), 15) if done else None,
                                           "completed_by": owner["id"] if done else None})
+    # Where chance completed the checklists of every uniquely named recent hire down to one open task (the
+    # template onboarding_two_tasks needs two), reopen the latest completed tasks of the first such hire.
+    open_n: dict[int, int] = {}
+    for o in T["onboarding_tasks"]:
+        open_n[o["employee_id"]] = open_n.get(o["employee_id"], 0) + (o["completed_at"] is None)
+    uniq = [i for i in open_n if n_named[emps[i - 1]["full_name"]] == 1 and emps[i - 1]["status"] == "active"]
+    if uniq and not any(open_n[i] >= 2 for i in uniq):
+        i = uniq[0]
+        closed = [o for o in T["onboarding_tasks"] if o["employee_id"] == i and o["completed_at"] is not None]
+        for o in closed[::-1][: 2 - open_n[i]]:
+            o["completed_at"] = o["completed_by"] = None
     return T
