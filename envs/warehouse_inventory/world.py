@@ -11,8 +11,10 @@ from ``ctx.rng`` / ``ctx.faker`` and every timestamp from ``ctx.clock``. The row
   they name; PO status agrees with its lines (sent: nothing received; partially_received; received: all);
 - sales order lines were picked first-expiry-first-out (picks match qty_picked); packed and shipped orders
   are fully picked; pending orders can be filled from the first pickable lot of each line;
-- in-transit transfers have left their source bin; pending adjustments are above the £500 approval threshold
-  and were counted by someone other than a supervisor; every timestamp lies before the clock.
+- in-transit transfers have left their source bin, after the lot reached it; a received transfer joins the bin that
+  already holds the lot in that warehouse (or stays in transit when it would not fit); pending adjustments are
+  above the £500 approval threshold and were counted by someone other than a supervisor; every timestamp lies
+  before the clock.
 
 Templates need, and every world has: pending orders, sent POs with open lines, pending adjustments, products
 with two or more pickable lots in a warehouse, in-stock lots that can be transferred, a delivery on the receiving
@@ -368,6 +370,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     # -- transfers ---------------------------------------------------------------------------------
     n_tr = ctx.n(6, 60)
+    arrived: dict[int, datetime] = {}  # stock row id -> when a transfer brought the lot into that bin
+
+    def wh_of(bin_id: int) -> int:
+        return T["zones"][T["bins"][bin_id - 1]["zone_id"] - 1]["warehouse_id"]
+
     for k in range(n_tr):
         src = ctx.pick([x for lst in stock_of.values() for x in lst if x[1]["quantity"] >= 20])
         lot, s = src
@@ -381,13 +388,30 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                "to_warehouse_id": w_to, "to_bin_id": None, "quantity": qty, "status": "in_transit",
                "created_by": ctx.pick(ops(w_from))["id"], "created_at": _iso(created), "received_by": None,
                "received_at": None}
+        # the units left a bin that already held them: after the lot arrived (and after a transfer brought it there)
+        since = max(datetime.fromisoformat(lot["received_at"]), arrived.get(s["id"], now - timedelta(days=10**4)))
+        if created <= since:
+            created = min(since + timedelta(hours=1), now - timedelta(minutes=30))
+            row["created_at"] = _iso(created)
         prod = products[lot["product_id"] - 1]
-        if received:
+        held = [x for x in T["stock"] if x["lot_id"] == lot["id"] and wh_of(x["bin_id"]) == w_to]
+        if received and held:  # one bin per (lot, warehouse): book it into the bin that holds the lot, if it fits
+            dest = held[0]
+            b = T["bins"][dest["bin_id"] - 1]
+            if b["is_active"] and b["capacity_units"] - used[b["id"]] >= qty:
+                used[b["id"]] += qty
+                dest["quantity"] += qty
+                arrived[dest["id"]] = max(arrived.get(dest["id"], now - timedelta(days=10**4)),
+                                          datetime.fromisoformat(_iso(created + (now - created) * 0.5)))
+                row.update({"status": "received", "to_bin_id": dest["bin_id"], "received_by":
+                            ctx.pick(ops(w_to))["id"], "received_at": _iso(created + (now - created) * 0.5)})
+        elif received:
             dest = place(w_to, home(prod), lot, qty)
             if dest:
                 stock_of.setdefault((prod["id"], w_to), []).append((lot, dest))
                 row.update({"status": "received", "to_bin_id": dest["bin_id"], "received_by":
                             ctx.pick(ops(w_to))["id"], "received_at": _iso(created + (now - created) * 0.5)})
+                arrived[dest["id"]] = datetime.fromisoformat(row["received_at"])
         s["quantity"] -= qty
         used[s["bin_id"]] -= qty
         T["transfers"].append(row)
@@ -422,6 +446,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 continue
         reason = ctx.pick(["DMG", "LOST", "MISCOUNT"]) if delta < 0 else ctx.pick(["FOUND", "MISCOUNT"])
         counted = now - timedelta(days=rng.uniform(0.1, 10) if status == "pending_approval" else rng.uniform(2, 40))
+        if s["id"] in arrived and counted <= arrived[s["id"]]:  # counted after a transfer brought the lot here
+            counted = min(arrived[s["id"]] + timedelta(hours=1), now - timedelta(minutes=30))
         counter = ctx.pick(ops(w))
         qty_sys = s["quantity"]
         row = {"id": len(T["stock_adjustments"]) + 1, "bin_id": s["bin_id"], "lot_id": lot["id"],
@@ -435,10 +461,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 continue
             if big:
                 row["decided_by"] = sup(w)["id"]
-                row["decided_at"] = _iso(counted + timedelta(hours=rng.randint(1, 20)))
+                row["decided_at"] = _iso(min(counted + timedelta(hours=rng.randint(1, 20)),
+                                             now - timedelta(minutes=10)))
         elif status == "rejected":
             row["decided_by"] = sup(w)["id"]
-            row["decided_at"] = _iso(counted + timedelta(hours=rng.randint(1, 20)))
+            row["decided_at"] = _iso(min(counted + timedelta(hours=rng.randint(1, 20)),
+                                             now - timedelta(minutes=10)))
         if row["qty_counted"] == row["qty_system"]:
             continue
         T["stock_adjustments"].append(row)
@@ -453,7 +481,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             "bin_id": s["bin_id"], "quantity": qty, "reason": ctx.pick(["Damaged on arrival", "Wrong item supplied",
                                                                         "Faulty batch"]),
             "created_by": ctx.pick(ops(T["zones"][T["bins"][s["bin_id"] - 1]["zone_id"] - 1]["warehouse_id"]))["id"],
-            "created_at": _iso(now - timedelta(days=rng.uniform(1, 30)))})
+            "created_at": _iso(max(now - timedelta(days=rng.uniform(1, 30)),  # after a transfer brought the lot here
+                                   arrived.get(s["id"], now - timedelta(days=10**4)) + timedelta(hours=1)))})
         s["quantity"] -= qty
         used[s["bin_id"]] -= qty
 
