@@ -177,6 +177,9 @@ def _annotation(prop: dict[str, Any]) -> tuple[Any, bool]:
     if options:
         nullable = any(o.get("type") == "null" for o in options)
         rest = [o for o in options if o.get("type") != "null"]
+        literals = [o["enum"] if "enum" in o else [o["const"]] if "const" in o else None for o in rest]
+        if rest and all(v is not None for v in literals):  # Literal["a", "b"] | Literal["c"]: one enum of all three
+            return Literal[tuple(dict.fromkeys(x for v in literals for x in v or ()))], nullable
         hints = [_annotation(o)[0] for o in rest] or [Any]
         hint = hints[0]
         for h in hints[1:]:
@@ -184,6 +187,8 @@ def _annotation(prop: dict[str, Any]) -> tuple[Any, bool]:
         return hint, nullable
     if "enum" in prop:
         return Literal[tuple(prop["enum"])], False
+    if "const" in prop:
+        return Literal[prop["const"]], False
     kind = prop.get("type")
     if kind == "array":
         item, _ = _annotation(prop.get("items") or {})

@@ -23,7 +23,7 @@ from awm.train import (
     turn_rewards,
     validity_reward,
 )
-from awm.train.trl_env import env_key
+from awm.train.trl_env import _annotation, env_key
 
 
 def gold_completion(world: awm.World, task_id: str) -> list[dict]:
@@ -217,3 +217,20 @@ def test_submit_answer_schema_read_back_is_the_tasks_answer_type() -> None:
     assert {"number", "string", "array", "object", "null"} <= seen
     generic = get_json_schema(environment_class(awm.load("clinic")).submit_answer)["function"]
     assert "type" not in generic["parameters"]["properties"]["answer"]  # any type
+
+
+def test_a_union_of_literals_becomes_one_enum_in_the_generated_signature() -> None:
+    """``Literal["open", "closed"] | Literal["unsolved"] | None`` (customer_support's ticket filter) must reach the
+    model as one enum of all three, not as an enum plus a bare string."""
+    from typing import Literal
+
+    prop = {
+        "anyOf": [
+            {"enum": ["open", "closed"], "type": "string"},
+            {"const": "unsolved", "type": "string"},
+            {"type": "null"},
+        ]
+    }
+    assert _annotation(prop) == (Literal["open", "closed", "unsolved"], True)
+    assert _annotation({"const": "x", "type": "string"}) == (Literal["x"], False)
+    assert _annotation({"anyOf": [{"type": "integer"}, {"type": "null"}]}) == (int, True)
