@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from awm.errors import ToolDefinitionError, ToolError
 
-__all__ = ["Db", "ToolDef", "ToolError", "tool"]
+__all__ = ["Db", "ToolDef", "ToolError", "check_limit", "now_iso", "tool"]
 
 MAX_STRING = 10_000  # longest string argument a tool accepts
 
@@ -305,3 +305,15 @@ class Db:
 _WRITE_ACTIONS = {sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE}
 _ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_RECURSIVE}
 _DENIED_FUNCTIONS = {"load_extension", "random", "randomblob", "readfile", "writefile", "edit", "fts3_tokenizer"}
+
+
+# -- small helpers every environment's tools use ----------------------------------------------
+def check_limit(limit: int, top: int = 50) -> None:
+    """A list tool's ``limit`` argument: 1 to ``top``, or a ``ToolError`` that says so."""
+    if not 1 <= limit <= top:
+        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
+
+
+def now_iso(db: Db) -> str:
+    """The frozen clock as rows store a timestamp: ISO, to the second (``2026-03-02T09:30:00``)."""
+    return db.now().replace(microsecond=0).isoformat()

@@ -99,3 +99,20 @@ def test_an_argument_called_title_keeps_its_schema():
     schema = post.__awm_tool__.parameters
     assert schema["properties"]["title"] == {"type": "string", "description": "the headline.", "maxLength": 10000}
     assert schema["required"] == ["title"] and "title" not in {k for k in schema if k != "properties"}
+
+
+def test_shared_helpers_check_limits_and_stamp_the_frozen_clock():
+    import sqlite3
+    from datetime import datetime
+
+    from awm.errors import ToolError
+    from awm.tooling import check_limit, now_iso
+
+    check_limit(1)
+    check_limit(50)
+    check_limit(200, top=200)
+    for bad, top in ((0, 50), (51, 50), (-3, 10)):
+        with pytest.raises(ToolError, match=rf"limit must be between 1 and {top} \(got {bad}\)"):
+            check_limit(bad, top)
+    db = Db(sqlite3.connect(":memory:"), {}, datetime(2026, 3, 2, 9, 30, 0, 123456), {})
+    assert now_iso(db) == "2026-03-02T09:30:00"

@@ -14,6 +14,8 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 DISPUTE_WINDOW_DAYS = 60
 MAX_PAYEES = 25
@@ -31,9 +33,6 @@ Reason = Literal["unauthorized", "duplicate", "not_received", "wrong_amount", "o
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _money(cents: int | None) -> float | None:
@@ -56,11 +55,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(value.strip())
     except ValueError:
         raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-03-20' (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 Response = Literal["accepted", "declined", "tentative"]
 Permission = Literal["read", "write"]
@@ -27,14 +29,6 @@ WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _date(value: str, what: str) -> date:

@@ -14,6 +14,8 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 MAX_RENTAL_DAYS = 30
 TIER_DISCOUNT = {"basic": 0, "silver": 5, "gold": 10}
@@ -31,9 +33,6 @@ ResStatus = Literal["reserved", "picked_up", "returned", "cancelled", "no_show"]
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _money(cents: int | None) -> float | None:
     return None if cents is None else round(cents / 100.0, 2)
@@ -46,11 +45,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(value.strip())
     except ValueError:
         raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-05-20' (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 UNSOLVED = ("open", "pending", "on_hold")
 Status = Literal["open", "pending", "on_hold", "solved", "closed"]
@@ -28,14 +30,6 @@ _TRANSITIONS = {
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _text(value: str, what: str, lo: int = 3, hi: int = 500) -> str:

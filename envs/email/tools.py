@@ -14,6 +14,8 @@ from datetime import date
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 SYSTEM_FOLDERS = ("inbox", "sent", "drafts", "archive", "spam", "trash")
 LABEL_COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "gray")
@@ -34,9 +36,6 @@ Color = Literal["red", "orange", "yellow", "green", "blue", "purple", "gray"]
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _date(value: str, what: str) -> date:
     v = value.strip()
@@ -46,11 +45,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(v)
     except ValueError:
         raise ToolError(f"{what} is not a real date (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _addr(value: str, what: str = "address") -> str:

@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 HOLD_MINUTES = 15
 MIN_FEE_CENTS = 150
@@ -25,17 +27,9 @@ SCAN_WINDOW_HOURS = 4
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _usd(cents: int | None) -> float:
     return round((cents or 0) / 100.0, 2)
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _fee(price: int) -> int:

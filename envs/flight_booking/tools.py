@@ -14,6 +14,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 FARE_ORDER = ("basic", "standard", "flex", "business")
 TIER_MILES_BONUS_PCT = {"member": 0, "silver": 25, "gold": 50}
@@ -36,9 +38,6 @@ FareCode = Literal["basic", "standard", "flex", "business"]
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _usd(cents: int | None) -> float:
     return round((cents or 0) / 100.0, 2)
@@ -52,11 +51,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(v)
     except ValueError:
         raise ToolError(f"{what} is not a real date: {value!r}") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 LATE_CANCEL_HOURS = 2
 LATE_CANCEL_FEE_CENTS = 1000
@@ -28,9 +30,6 @@ CHECKIN_GAP_HOURS = 3
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _money(cents: int | None) -> float | None:
@@ -54,11 +53,6 @@ def _datetime(value: str, what: str) -> datetime:
     except ValueError:
         raise ToolError(f"{what} must be a local time written YYYY-MM-DDTHH:MM, e.g. '2026-10-12T17:00' "
                         f"(got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _add_months(d: date, n: int) -> date:

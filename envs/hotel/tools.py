@@ -14,6 +14,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 ACTIVE = ("booked", "checked_in")
 TIER_EARN_PCT = {"none": 100, "silver": 125, "gold": 150, "platinum": 200}
@@ -27,9 +29,6 @@ DESK = ("front_desk", "manager")
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _usd(cents: int | None) -> float:
@@ -51,11 +50,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(v)
     except ValueError:
         raise ToolError(f"{what} is not a real date: {value!r}") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _hotel(db: Db, code: str) -> dict[str, Any]:

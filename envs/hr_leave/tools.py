@@ -13,6 +13,8 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 LeaveCode = Literal["annual", "sick", "parental", "unpaid"]
 RequestStatus = Literal["draft", "submitted", "approved", "rejected", "cancelled"]
@@ -27,9 +29,6 @@ MAX_DAY_HOURS = 12
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _date(value: str, what: str) -> date:
     try:
@@ -38,11 +37,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(value.strip())
     except ValueError:
         raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-06-01' (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _money(cents: int | None) -> float | None:

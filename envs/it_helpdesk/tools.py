@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 OPEN = ("new", "assigned", "in_progress", "waiting_on_user")
 WORKING = ("assigned", "in_progress", "waiting_on_user")  # count against an agent's max_open_tickets
@@ -27,14 +29,6 @@ AssetType = Literal["laptop", "phone", "monitor", "tablet"]
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _text(value: str, what: str, lo: int = 3, hi: int = 1000) -> str:

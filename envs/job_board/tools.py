@@ -13,6 +13,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 LIVE_APP = ("applied", "screening", "interview", "offer")
 MAX_ALERTS = 5
@@ -33,9 +35,6 @@ AppStatus = Literal["applied", "screening", "interview", "offer", "hired", "reje
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _ts(dt: datetime) -> str:
@@ -61,11 +60,6 @@ def _moment(value: str, what: str) -> datetime:
         return datetime.fromisoformat(v)
     except ValueError:
         raise ToolError(f"{what} is not a real date and time (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _recruiter(db: Db, email: str, what: str = "recruiter") -> dict[str, Any]:

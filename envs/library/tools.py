@@ -17,6 +17,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 HOLD_SHELF_DAYS = 7  # a ready hold waits this many days on the hold shelf
 MAX_BOOKING_MINUTES = 180
@@ -32,9 +34,6 @@ Genre = Literal["fiction", "mystery", "science_fiction", "fantasy", "romance", "
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _today(db: Db) -> date:
@@ -58,11 +57,6 @@ def _moment(value: str, what: str) -> datetime:
     except ValueError:
         raise ToolError(f"{what} must be a local date and time written YYYY-MM-DDTHH:MM, e.g. '2026-04-20T14:00' "
                         f"(got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _money(cents: int) -> str:

@@ -14,6 +14,8 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 REINSPECTION_FEE = 7500
 MAX_REINSPECTIONS = 2
@@ -29,9 +31,6 @@ Position = Literal["support", "oppose", "neutral"]
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _today(db: Db) -> str:
     return db.today().isoformat()
@@ -44,11 +43,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(value.strip())
     except ValueError:
         raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-10-01' (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _money(cents: int | None) -> float | None:

@@ -17,6 +17,8 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 PERIOD_DAYS = 30
 MAX_PLAYLIST_TRACKS = 200
@@ -33,14 +35,6 @@ DeviceType = Literal["phone", "tablet", "desktop", "speaker"]
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _round_half_up(x: float) -> int:

@@ -15,6 +15,8 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 MONTHS_BY_FREQ = {"monthly": 1, "quarterly": 3, "yearly": 12}
 MAX_ACTIVE_GOALS = 10
@@ -28,9 +30,6 @@ AccountType = Literal["checking", "savings", "credit_card"]
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _d(cents: int | None) -> float | None:
@@ -69,11 +68,6 @@ def _add_months(d: date, n: int) -> date:
     m = d.month - 1 + n
     y, m = d.year + m // 12, m % 12 + 1
     return date(y, m, min(d.day, calendar.monthrange(y, m)[1]))
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _user(db: Db, email: str) -> dict[str, Any]:

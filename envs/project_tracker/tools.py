@@ -13,6 +13,8 @@ from datetime import date, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 STATUSES = ("open", "in_progress", "in_review", "done", "cancelled")
 RESOLVED = ("done", "cancelled")
@@ -31,9 +33,6 @@ IssueType = Literal["bug", "feature", "task", "chore"]
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
 
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
 
 def _date(value: str, what: str) -> date:
     try:
@@ -42,11 +41,6 @@ def _date(value: str, what: str) -> date:
         return date.fromisoformat(value.strip())
     except ValueError:
         raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-03-02' (got {value!r})") from None
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _offset(offset: int) -> None:

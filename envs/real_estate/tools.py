@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 OPEN_LISTING = ("draft", "active", "under_offer")
 LIVE_OFFER = ("submitted", "countered")
@@ -28,9 +30,6 @@ PropertyType = Literal["house", "flat", "townhouse", "bungalow", "studio"]
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
 
 
 def _ts(dt: datetime) -> str:
@@ -57,11 +56,6 @@ def _day(value: str, what: str) -> str:
     except ValueError:
         raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-04-20' (got {value!r})") from None
     return v
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _agent(db: Db, email: str, what: str = "agent") -> dict[str, Any]:

@@ -22,6 +22,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 APPEAL_WINDOW_DAYS = 14
 LETTER_POINTS = {"A": 4.0, "B": 3.0, "C": 2.0, "D": 1.0, "F": 0.0}
@@ -67,14 +69,6 @@ def _weighted_percent(db: Db, section_id: int, student_id: int) -> float | None:
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _date(value: str, what: str) -> date:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 Reaction = Literal["like", "love", "haha", "wow", "sad", "angry"]
 Visibility = Literal["public", "friends"]
@@ -23,14 +25,6 @@ MAX_GROUP_ADMINS = 5
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _user(db: Db, username: str, what: str = "user") -> dict[str, Any]:

@@ -13,6 +13,8 @@ from datetime import date
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, tool
+from awm.tooling import check_limit as _limit
+from awm.tooling import now_iso as _now
 
 APPROVAL_CENTS = 50000  # cycle-count adjustments worth more than this wait for a supervisor's approval
 LEADS = ("supervisor", "manager")
@@ -24,14 +26,6 @@ SOStatus = Literal["pending", "picking", "packed", "shipped", "cancelled"]
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-def _now(db: Db) -> str:
-    return db.now().replace(microsecond=0).isoformat()
-
-
-def _limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
 
 
 def _qty(q: int, what: str = "quantity", top: int = 10000) -> None:
