@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from awm.registry import Registry
+from awm.registry import Registry, default_registry
+from awm.validate import Report, validate_env
 from awm.world import World
 
 FIXTURE_ROOT = Path(__file__).parent / "fixtures" / "root"
@@ -62,3 +64,10 @@ def rewrite_verifier(root: Path, task_id: str, **changes: object) -> None:
         if r["task_id"] == task_id:
             r.update(changes)
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+@functools.cache
+def catalog_report(env: str) -> Report:
+    """``awm validate`` of a shipped environment with the audit, on its canonical world and built world s11;
+    run once per session (the catalog and reference tests both read it)."""
+    return validate_env(env, default_registry(), seeds=1, start=11)

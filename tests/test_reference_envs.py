@@ -8,14 +8,14 @@ import pytest
 
 from awm.bundle import TaskKind
 from awm.registry import default_registry
-from awm.validate import validate_env
+from tests.conftest import catalog_report
 
 REFERENCE = ["online_store", "clinic", "project_tracker"]
 
 
 @pytest.mark.parametrize("env", REFERENCE)
 def test_reference_env_is_valid_and_passes_every_probe_class_of_the_audit(env):
-    report = validate_env(env, default_registry())
+    report = catalog_report(env)
     assert report.ok, "\n".join(map(str, report.problems))
     assert report.audit is not None and report.audit.ok and report.audit.score == 1.0
     kinds = set(report.audit.by_kind())
