@@ -43,6 +43,11 @@ class Manifest(Record):
     default_task: str | None = None
     tags: list[str] = []
     provenance: Provenance = Provenance()
+    foreign_keys: bool = Field(
+        True,
+        description="whether the database enforces foreign keys (seed load and every call); false for environments "
+        "imported from AWM, whose SQLite connection leaves them off",
+    )
 
 
 class SeedData(Record):

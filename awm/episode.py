@@ -28,7 +28,7 @@ from awm.diff import (
     fold,
     net_diff,
 )
-from awm.errors import EpisodeClosedError, ToolError
+from awm.errors import EpisodeClosedError, ToolError, ToolTimeout
 from awm.frame import Verdict
 from awm.importers.verifier_runner import CodeVerdict, run_code_check
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
@@ -148,11 +148,12 @@ class Episode:
         self._reward, self._gamma = reward_fn(reward)
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         conn.deserialize(blob if blob is not None else world.seed_blob)
-        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(world.foreign_keys_pragma)
         conn.set_progress_handler(self._tick, 1000)
         self.conn = conn
         self.db = Db(conn, world.plans, world.clock, world.columns)
         self.db.before_write = self._capture
+        self.db.seed = seed
         self._captured: set[str] = set()  # tables whose change-capture triggers this connection has
         self._captured_now: set[str] = set()  # installed during the current call (undone by a rollback)
         self.steps = 0
@@ -267,7 +268,13 @@ class Episode:
         key = (self.version, json.dumps(answer, sort_keys=True, default=str))
         if self._code_cache is None or self._code_cache[0] != key:
             verdict = run_code_check(
-                self.world.files.verifier_dir, check, self.world.seed_blob, self.conn.serialize(), answer
+                self.world.files.verifier_dir,
+                check,
+                self.world.seed_blob,
+                self.conn.serialize(),
+                answer,
+                clock=self.world.clock,
+                seed=self.seed,
             )
             self._code_cache = (key, verdict)
         return self._code_cache[1]
@@ -304,7 +311,7 @@ class Episode:
 
     def restore(self, snap: Snapshot) -> None:
         self.conn.deserialize(snap.blob)
-        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn.execute(self.world.foreign_keys_pragma)
         self.steps, self.version, self.done = snap.steps, snap.version, snap.done
         self._seen = dict(snap.seen)
         self._net = dict(snap.net)
@@ -329,6 +336,7 @@ class Episode:
         conn, db = self.conn, self.db
         log: list[tuple[str, str | None, str | None]] = []
         db._writable = write
+        db.step = self.steps
         self._ops = 0
         error: CallError | None = None
         result: Any = None
@@ -338,13 +346,15 @@ class Episode:
         try:
             result = self.world.tools[name].fn(db, **kwargs)
             json.dumps(result)
-            if write and self._captured:
-                log = conn.execute(f"SELECT tbl, old, new FROM {CHANGE_LOG} ORDER BY seq").fetchall()
-                if log:
-                    conn.execute(f"DELETE FROM {CHANGE_LOG}")
+            log = self._take_log() if write else log
             completed = True
+        except ToolTimeout as e:
+            error = CallError("timeout", str(e) or f"{name} took too long and was stopped; narrow the request")
         except ToolError as e:
             error = CallError("tool_error", str(e) or "the tool refused the request")
+            if e.keeps_writes and write:  # the code committed before failing: what it wrote stands
+                log = self._take_log()
+                completed = True
         except sqlite3.IntegrityError as e:
             error = CallError("tool_error", f"the database rejected the change: {e}")
         except sqlite3.OperationalError as e:
@@ -361,21 +371,34 @@ class Episode:
             if not completed:
                 self._captured -= self._captured_now  # the rollback removed them too
             self._captured_now = set()
-        if error is not None:
-            ch.tool_error = error.code == "tool_error"
-            ch.timeout = error.code == "timeout"
-            ch.crashed = error.code == "internal_error"
-            return self._finish(StepResult(name, args, False, error=error), ch)
         diff = changes_from_log(self.world.tables, log) if log else EMPTY
         if diff:
             self.version += 1
             fold(self._net, diff)
+        if error is not None:
+            ch.tool_error = error.code == "tool_error"
+            ch.timeout = error.code == "timeout"
+            ch.crashed = error.code == "internal_error"
+            if diff:
+                ch.collateral = len(self.task.frame.outside(diff, conn))
+                ch.checks = dict(self._refresh_checks())
+                ch.progress = self._phi
+            return self._finish(StepResult(name, args, False, error=error, diff=diff), ch)
         ch.noop = write and not diff
         ch.collateral = len(self.task.frame.outside(diff, conn)) if diff else 0
         if diff:
             ch.checks = dict(self._refresh_checks())
             ch.progress = self._phi
         return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
+
+    def _take_log(self) -> list[tuple[str, str | None, str | None]]:
+        """The change log of the running call (emptied)."""
+        if not self._captured:
+            return []
+        log = self.conn.execute(f"SELECT tbl, old, new FROM {CHANGE_LOG} ORDER BY seq").fetchall()
+        if log:
+            self.conn.execute(f"DELETE FROM {CHANGE_LOG}")
+        return log
 
     def _capture(self, tables: frozenset[str]) -> None:
         """Install change capture for ``tables`` and the tables their FK actions can change."""

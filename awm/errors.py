@@ -17,8 +17,12 @@ AwmError
 ├── ViewError                the viewer's unknown run, episode or table; a bad run path (awm.view.errors)
 ├── EpisodeError             misuse of an episode
 │   └── EpisodeClosedError   a call or submit after the episode ended
+├── IsolationError           code we did not write could not run in its sandbox (awm.isolation)
+│   ├── WorkerCrashed        its worker died or broke the protocol, and was killed
+│   └── WorkerTimeout        its worker did not answer in time, and was killed
 └── ToolError                raised by environment code: the agent did something wrong;
-                             it becomes an observation, never an exception out of a step
+    │                        it becomes an observation, never an exception out of a step
+    └── ToolTimeout          the call ran past its time limit and was stopped (the ``timeout`` channel)
 """
 
 from __future__ import annotations
@@ -82,5 +86,31 @@ class EpisodeClosedError(EpisodeError):
     """The episode has ended (answer submitted or closed); start a new one."""
 
 
+class IsolationError(AwmError):
+    """Code we did not write could not be run in its sandbox (no bubblewrap, or its worker failed)."""
+
+
+class WorkerCrashed(IsolationError):
+    """A sandboxed worker died, or sent something that is not a valid message; it was killed."""
+
+
+class WorkerTimeout(IsolationError):
+    """A sandboxed worker did not answer within its time limit; it was killed."""
+
+
 class ToolError(AwmError):
-    """Raised by a tool when the agent asked for something wrong. The message is shown to the agent."""
+    """Raised by a tool when the agent asked for something wrong. The message is shown to the agent.
+
+    ``keeps_writes``: the call failed, but what it had written stands (an imported AWM app that
+    committed before its response failed: AWM keeps that commit, so the episode keeps it too).
+    """
+
+    keeps_writes = False
+
+    def keep_writes(self) -> ToolError:
+        self.keeps_writes = True
+        return self
+
+
+class ToolTimeout(ToolError):
+    """A call that ran past its time limit and was stopped; nothing it did is kept."""

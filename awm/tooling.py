@@ -176,7 +176,7 @@ def format_validation_error(tool_name: str, err: ValidationError, accepted: Sequ
 class Db:
     """The database handle a tool receives. SQL text is constant; values are bound parameters."""
 
-    __slots__ = ("_clock", "_conn", "_plans", "_tables", "_writable", "before_write")
+    __slots__ = ("_clock", "_conn", "_plans", "_tables", "_writable", "before_write", "seed", "step")
 
     def __init__(
         self,
@@ -193,6 +193,9 @@ class Db:
         # called with the tables a statement is about to write, before it runs (the episode installs
         # its change capture there)
         self.before_write: Callable[[frozenset[str]], None] | None = None
+        # the episode's seed and the number of the running step: what seeds imported code's chance
+        self.seed = 0
+        self.step = 0
 
     # -- time ---------------------------------------------------------------------------------
     def now(self) -> datetime:

@@ -362,6 +362,11 @@ class World:
             counts += f", world {self.key.label}"
         return f"<World {self.id}-v{self.version}: {counts}>"
 
+    @property
+    def foreign_keys_pragma(self) -> str:
+        """What every connection to this world's database runs first (the manifest's ``foreign_keys``)."""
+        return f"PRAGMA foreign_keys = {'ON' if self.manifest.foreign_keys else 'OFF'}"
+
     # -- compilation ----------------------------------------------------------------------------
     def _build_seed(self, problems: list[str]) -> sqlite3.Connection | None:
         schema = self.files.schema_sql
@@ -373,16 +378,14 @@ class World:
         except sqlite3.Error as e:
             problems.append(f"schema.sql does not execute: {e}")
             return None
-        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(self.foreign_keys_pragma)
         tables = read_tables(conn)
         if not tables:
             problems.append("schema.sql creates no table")
-        for name, t in tables.items():
-            if t.key == ("rowid",):
-                problems.append(f"table {name!r} has no PRIMARY KEY")
         source = "seed.json" if self.key.canonical else f"world.py ({self.key.label})"
         problems += [f"{source} {p}" for p in insert_seed(conn, self.files.seed, tables, max_problems=20)]
-        for tbl, rowid, parent, _fk in conn.execute("PRAGMA foreign_key_check").fetchall()[:10]:
+        fk_problems = conn.execute("PRAGMA foreign_key_check").fetchall()[:10] if self.manifest.foreign_keys else []
+        for tbl, rowid, parent, _fk in fk_problems:
             problems.append(f"{source}: {tbl} row {rowid} references a missing {parent} row")
         reserved = [
             r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '\\_awm\\_%' ESCAPE '\\'")

@@ -1,44 +1,36 @@
-"""Runs a code verifier (``CodeCheck``: AWM's ``verify_*`` functions) in a sandboxed child process.
+"""Runs a code verifier (``CodeCheck``: AWM's ``verify_*`` functions) in a sandboxed worker, as AWM runs it.
 
-Parent side (``run_code_check``): writes the initial state (the world's seed blob) and the episode's
-final state to two read-only (0444) files in a private temporary folder, starts
-``python -P -B -m awm.importers.verifier_runner`` there with a scrubbed environment (no secrets) in a
-new process group, sends one JSON request on stdin and kills the group at ``timeout_s``.
+``run_code_check`` sends the verifier's source, the initial state (the world's seed image) and the
+episode's current state to a worker of the environment's verifier pool (``awm.isolation``: a
+bubblewrap process with no network, no files but a private scratch folder, no new processes, a
+memory cap and the check's wall-time limit, killed and restarted on a breach). Inside, the worker
+writes the two images read-only into its scratch folder and runs the function exactly as AWM's
+``verify.py`` does (``awm/isolation/guest/verifier.py``): AWM's namespace, AWM's argument binding,
+``""`` for a missing answer, under the world's frozen clock.
 
-Child side (``awm/importers/verifier_child.py``, run by path with ``python -I -B``: it imports nothing
-from ``awm`` and nothing from the bundle, and gets the verifier's source, already checked, in the
-request): lowers resource limits (no core files, no file writes, no new processes, a CPU
-and memory cap), re-runs the static check (``check_verifier_code``: imports only sqlite3, json, re,
-datetime, math, collections, typing and a few more; no ``open``/``exec``/network), makes
-``sqlite3.connect`` open only the two state files, read-only, with ``ATTACH`` denied, then calls the
-function with the paths (and ``final_answer`` when it takes one) and prints its JSON result.
-
-``mode: code`` passes iff the result is ``{"result": "complete", ...}``; any error, timeout or bad
-return does not pass, with the reason. ``mode: sql`` results are evidence for an LLM judge: recorded,
-never passing.
+Verdicts follow AWM's ``execute_code_verifier``: ``mode: code`` passes iff the result is a dict whose
+``"result"`` is ``"complete"``; a dict without ``"result"`` or a non-dict is an execution error; any
+other value of ``"result"`` counts as ``"others"``. An exception, a timeout or a crash does not pass,
+with the reason. ``mode: sql`` results are evidence for an LLM judge: recorded, never passing.
 """
 
 from __future__ import annotations
 
 import ast
-import contextlib
 import json
-import os
-import signal
-import subprocess
-import sys
-import tempfile
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from awm.bundle import CodeCheck
-from awm.importers.appcheck import check_verifier_code
+from awm.errors import IsolationError, WorkerTimeout
+from awm.isolation import Limits, available, get_pool
+from awm.isolation.sandbox import INSTALL_HINT
 
-CHILD = Path(__file__).with_name("verifier_child.py")
-MAX_OUTPUT = 200_000  # characters of the child's result kept
-STDERR_TAIL = 2_000
+MAX_REASON = 500
+DEFAULT_CLOCK = datetime(2026, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -49,7 +41,7 @@ class CodeVerdict:
     passed: bool
     result: Any  # the function's JSON result (None on error)
     reason: str  # why it did not pass ("" when it passed)
-    error: bool  # it did not run to a valid result (refused, raised, timed out, bad return)
+    error: bool  # it did not run to a valid result (raised, timed out, bad return, no sandbox)
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,92 +63,54 @@ def code_check_problems(verifier_dir: Path, check: CodeCheck) -> list[str]:
 
 
 def run_code_check(
-    verifier_dir: Path, check: CodeCheck, initial: bytes, final: bytes, answer: Any = None
+    verifier_dir: Path,
+    check: CodeCheck,
+    initial: bytes,
+    final: bytes,
+    answer: Any = None,
+    clock: datetime | None = None,
+    seed: int = 0,
 ) -> CodeVerdict:
     """Run ``check`` on two serialised database states, sandboxed; never raises for the verifier's faults."""
     start = time.perf_counter()
+
+    def verdict(passed: bool, result: Any, reason: str, error: bool, mode: str = check.mode) -> CodeVerdict:
+        return CodeVerdict(mode, passed, result, reason[:MAX_REASON], error, time.perf_counter() - start)
+
     try:
         source = (verifier_dir / check.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        return CodeVerdict(check.mode, False, None, f"cannot read {check.file}: {e}", True, 0.0)
-    problems = check_verifier_code(source)
-    if problems:
-        reason = "the verifier was refused by the static check: " + "; ".join(problems[:5])
-        return CodeVerdict(check.mode, False, None, reason, True, time.perf_counter() - start)
-    with tempfile.TemporaryDirectory(prefix="awm-verify-") as tmp:
-        folder = Path(tmp)
-        paths = []
-        for name, blob in (("initial.db", initial), ("final.db", final)):
-            p = folder / name
-            p.write_bytes(blob)
-            p.chmod(0o444)
-            paths.append(str(p))
-        if answer is not None and not isinstance(answer, str):
-            answer = json.dumps(answer, default=str)
-        request = {
-            "source": source,
-            "filename": check.file,
-            "function": check.function,
-            "initial": paths[0],
-            "final": paths[1],
-            "answer": answer if check.takes_answer else None,
-            "takes_answer": check.takes_answer,
-            "cpu_s": int(check.timeout_s) + 1,
-        }
-        outcome, result = _spawn(request, folder, check.timeout_s)
-    seconds = time.perf_counter() - start
-    if outcome:
-        return CodeVerdict(check.mode, False, None, outcome, True, seconds)
+        return verdict(False, None, f"cannot read {check.file}: {e}", True)
+    if not available():
+        return verdict(False, None, INSTALL_HINT, True)
+    if answer is not None and not isinstance(answer, str):
+        answer = json.dumps(answer, default=str)
+    request = {
+        "op": "verify",
+        "source": source,
+        "filename": check.file,
+        "function": check.function,
+        "mode": check.mode,
+        "answer": answer if check.takes_answer else None,
+        "clock": (clock or DEFAULT_CLOCK).isoformat(),
+        "seed": seed,
+    }
+    limits = Limits(call_s=check.timeout_s)
+    pool = get_pool("verifier", str(Path(verifier_dir).resolve()), limits)
+    try:
+        reply = pool.request(request, (initial, final), timeout=check.timeout_s)
+    except WorkerTimeout:
+        return verdict(False, None, f"the verifier did not finish within {check.timeout_s:g} s and was killed", True)
+    except IsolationError as e:
+        return verdict(False, None, f"the verifier's sandbox failed: {e}", True)
+    if reply.get("error") is not None:
+        return verdict(False, None, f"the verifier raised: {str(reply['error'])[:400]}", True)
+    result = reply.get("result")
     if check.mode == "sql":
-        return CodeVerdict(
-            "sql", False, result, "sql-mode verifier: evidence for an LLM judge, never outcome 1", False, seconds
-        )
-    if not isinstance(result, dict) or result.get("result") not in ("complete", "others"):
+        return verdict(False, result, "sql-mode verifier: evidence for an LLM judge, never outcome 1", False, "sql")
+    if not isinstance(result, dict) or "result" not in result:
         shown = json.dumps(result, default=str)[:200]
-        return CodeVerdict(
-            "code", False, result, f'the verifier returned {shown}, not {{"result": ...}}', True, seconds
-        )
+        return verdict(False, result, f'the verifier returned {shown}, not {{"result": ...}}', True)
     if result["result"] == "complete":
-        return CodeVerdict("code", True, result, "", False, seconds)
-    return CodeVerdict("code", False, result, "the verifier says the task is not complete", False, seconds)
-
-
-def _spawn(request: dict[str, Any], cwd: Path, timeout: float) -> tuple[str, Any]:
-    """("", result) or (why it failed, None)."""
-    from awm.gen.sandbox import sandbox_env
-
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-B", str(CHILD)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=sandbox_env(),
-        cwd=cwd,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(json.dumps(request).encode(), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc.pid)
-        proc.communicate()
-        return f"the verifier did not finish within {timeout:g} s and was killed", None
-    except BaseException:
-        _kill(proc.pid)
-        proc.wait()
-        raise
-    lines = out.decode("utf-8", "replace").strip().splitlines()
-    try:
-        reply = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        reply = None
-    if not isinstance(reply, dict):
-        tail = " | ".join(err.decode("utf-8", "replace").strip().splitlines()[-3:])[-STDERR_TAIL:]
-        return f"the verifier process died (exit code {proc.returncode}): {tail}", None
-    if reply.get("error"):
-        return str(reply["error"]), None
-    return "", reply.get("result")
-
-
-def _kill(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+        return verdict(True, result, "", False)
+    return verdict(False, result, "the verifier says the task is not complete", False)

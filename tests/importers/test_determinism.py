@@ -56,12 +56,31 @@ def test_apps_cannot_serve_files_or_open_other_databases(source: str) -> None:
     assert check_app_code(source), source
 
 
-def test_run_time_getattr_refuses_names_the_check_forbids() -> None:
-    from awm.importers.runtime import _builtins
+CHANCE_APP_ROUTE = """
 
-    guarded = _builtins()["getattr"]
-    import fastapi.responses
+@app.get("/draw", operation_id="draw", summary="Draw")
+async def draw(db: Session = Depends(get_db)):
+    import random, time, uuid
+    from sqlalchemy import text
+    row = db.execute(text("SELECT random(), datetime('now'), CURRENT_TIMESTAMP")).fetchone()
+    return {"r": random.random(), "u": str(uuid.uuid4()), "t": time.time(), "sql": list(row)}
+"""
 
-    with pytest.raises(AttributeError, match="FileResponse"):
-        guarded(fastapi.responses, "File" + "Response")
-    assert guarded(fastapi.responses, "JSONResponse") is fastapi.responses.JSONResponse
+
+def test_chance_and_time_in_app_code_replay_identically(tmp_path: Path) -> None:
+    """random, uuid4, time.time and SQLite's random()/now inside the worker are seeded by episode and step."""
+    from tests.importers.test_runtime import APP, ENV, make_awm_root
+
+    app = APP.replace('\nif __name__ == "__main__":', CHANCE_APP_ROUTE + '\nif __name__ == "__main__":')
+    world = Registry([make_awm_root(tmp_path, app=app)], include_default=False).load(ENV)
+
+    def draws(seed: int) -> list[dict]:
+        ep = world.episode("t00", seed=seed)
+        return [ep.call("draw", {}).result for _ in range(2)]
+
+    first, again, other = draws(0), draws(0), draws(1)
+    assert first == again  # same seed, same actions: the same values
+    assert first[0] != first[1] and first != other  # a new step or seed draws anew
+    clock = world.clock
+    assert first[0]["sql"][1:] == [clock.strftime("%Y-%m-%d %H:%M:%S")] * 2
+    assert first[0]["t"] == clock.replace(tzinfo=__import__("datetime").timezone.utc).timestamp()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from awm.errors import BundleError
 from awm.importers.appcheck import check_app_code
 from awm.registry import Registry
 from awm.validate import GOLD_UNAVAILABLE, validate_env
@@ -304,7 +303,7 @@ def test_every_endpoint_is_a_tool_with_its_schema(world):
     assert all(s.write for s in specs.values())  # AWM's GETs may write: every call is captured
 
 
-def test_calls_run_the_app_in_process(world):
+def test_calls_run_the_app_in_its_worker(world):
     ep = world.episode("t00")
     assert call(ep, "get_user", user_id=1).result == {"id": 1, "name": "Ada"}
     lamps = call(ep, "list_products", category="lighting", limit=1)
@@ -326,7 +325,7 @@ def test_http_errors_and_exceptions_become_tool_errors(world):
     assert call(ep, "get_user").error.code == "invalid_arguments"
 
 
-def test_writes_show_in_the_diff_and_failing_handlers_roll_back(world):
+def test_writes_show_in_the_diff_and_a_commit_stands_as_in_awm(world):
     ep = world.episode("t00")
     res = call(ep, "create_order", user_id=1, product_id=2, quantity=2)
     assert res.ok and res.result["status"] == "placed"
@@ -334,11 +333,12 @@ def test_writes_show_in_the_diff_and_failing_handlers_roll_back(world):
     assert ops == {("orders", "insert"), ("products", "update")}
     status = call(ep, "update_order_status", order_id=1, status="shipped")  # setattr in a sync handler
     assert status.ok and [c.op for c in status.diff.changes] == ["update"]
-    # the handler commits, then raises: the whole call is rolled back
+    # the handler commits, then raises: AWM's file database keeps the commit, and so does the episode
     boom = call(ep, "restock_product", product_id=1, amount=500)
     assert boom.error.code == "tool_error" and "supplier cannot deliver" in boom.error.message
-    assert ep.query("SELECT stock FROM products WHERE id = 1") == [(5,)]
-    assert call(ep, "restock_product", product_id=1, amount=5).diff.to_dict()[0]["changes"] == {"stock": [5, 10]}
+    assert ep.query("SELECT stock FROM products WHERE id = 1") == [(505,)]
+    assert boom.diff.to_dict()[0]["changes"] == {"stock": [5, 505]}
+    assert call(ep, "restock_product", product_id=1, amount=5).diff.to_dict()[0]["changes"] == {"stock": [505, 510]}
     assert call(ep, "get_user", user_id=1).rewards.noop  # a read changes nothing
 
 
@@ -371,11 +371,12 @@ def test_the_answer_goes_to_the_verifier(world):
     assert world.episode("t01").submit("the chair").rewards.outcome == 0.0
 
 
-def test_app_code_that_fails_the_static_check_is_a_bundle_problem(tmp_path):
-    bad = APP.replace("import os\n", "import os\nimport subprocess\n")
-    root = make_awm_root(tmp_path, app=bad)
-    with pytest.raises(BundleError, match=r"awm_app.py fails the static check: line \d+: `import subprocess`"):
-        Registry([root], include_default=False).load(ENV)
+def test_static_check_findings_are_lints_not_a_refusal(tmp_path):
+    """The sandbox is the boundary: an app that imports what AWM's apps import still loads and runs."""
+    odd = APP.replace("import os\n", "import os\nimport subprocess, random, hashlib, logging, time, uuid\n")
+    assert check_app_code(odd)  # the lint still reports it
+    world = Registry([make_awm_root(tmp_path, app=odd)], include_default=False).load(ENV)
+    assert call(world.episode("t00"), "get_user", user_id=1).ok
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Code verifiers (AWM's ``verify_*`` functions) run in a sandboxed child on two read-only state files."""
+"""Code verifiers (AWM's ``verify_*`` functions) run in a sandboxed worker on two read-only state files."""
 
 from __future__ import annotations
 
@@ -68,34 +68,37 @@ def test_a_verifier_that_loops_forever_is_killed_at_its_timeout(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("body", "why"),
+    "body",
     [
-        ("import subprocess\n    subprocess.run(['id'])", "`import subprocess` is not allowed"),
-        ("return open('/etc/passwd').read()", "`open` is not allowed"),
-        ("import socket\n    socket.create_connection(('example.com', 80))", "`import socket` is not allowed"),
-        ("import urllib.request", "`import urllib.request` is not allowed"),
-        ("return ().__class__.__bases__", "dunder attribute"),
-        ("return eval('1')", "`eval` is not allowed"),
+        "import subprocess\n    return subprocess.run(['id'], capture_output=True).stdout.decode()",
+        "return open('/etc/passwd').read()",
+        "import socket\n    return str(socket.create_connection(('127.0.0.1', 22), timeout=1))",
+        "import os\n    return dict(os.environ)",
+        "return ().__class__.__base__.__subclasses__()[-1].__init__.__globals__",
+        'return eval(\'__import__("os").listdir("/")\')',
     ],
 )
-def test_unsafe_verifiers_are_refused(tmp_path, body, why):
+def test_hostile_verifier_bodies_run_sandboxed_and_do_not_pass(tmp_path, body):
+    """No static refusal any more: the code runs in its sandbox, finds nothing, and cannot pass."""
     verdict = run(tmp_path, f"def verify_bad(a, b):\n    {body}\n")
-    assert not verdict.passed and verdict.error
-    assert verdict.reason.startswith("the verifier was refused by the static check") and why in verdict.reason
+    assert not verdict.passed
+    shown = json.dumps(verdict.result, default=str) + verdict.reason
+    assert "root:x:0" not in shown and "uid=0" not in shown and "pyproject.toml" not in shown
 
 
-def test_the_child_opens_only_the_two_states_read_only(tmp_path):
-    other = "import sqlite3\n\ndef verify_x(a, b):\n    sqlite3.connect('/tmp/elsewhere.db')\n"
-    assert "may open only the two database paths" in run(tmp_path, other).reason
+def test_a_verifier_writes_only_its_own_scratch_copies(tmp_path):
+    host = tmp_path / "elsewhere.db"
+    other = f"import sqlite3\n\ndef verify_x(a, b):\n    sqlite3.connect({str(host)!r}).execute('CREATE TABLE t (x)')\n"
+    assert not run(tmp_path, other).passed and not host.exists()
     write = "import sqlite3\n\ndef verify_x(a, b):\n    sqlite3.connect(b).execute('DELETE FROM products')\n"
-    assert "readonly" in run(tmp_path, write).reason
+    assert "readonly" in run(tmp_path, write).reason  # 0444, as AWM leaves the files
     attach = "import sqlite3\n\ndef verify_x(a, b):\n    sqlite3.connect(b).execute(\"ATTACH 'x.db' AS x\")\n"
-    assert "not authorized" in run(tmp_path, attach).reason
+    assert not run(tmp_path, attach).passed and not (tmp_path / "x.db").exists()
 
 
 def test_errors_and_bad_returns_do_not_pass(tmp_path):
     raises = run(tmp_path, "def verify_x(a, b):\n    return 1 / 0\n")
-    assert raises.error and raises.reason == "the verifier raised ZeroDivisionError: division by zero"
+    assert raises.error and raises.reason == "the verifier raised: Execution error: division by zero"
     bad = run(tmp_path, "def verify_x(a, b):\n    return {'done': True}\n")
     assert bad.error and 'not {"result": ...}' in bad.reason
 

@@ -1,0 +1,100 @@
+"""The worker's entry point, started by ``awm.isolation.worker`` inside bubblewrap: ``python -I -B main.py KIND``.
+
+It moves the protocol off stdin/stdout (so code that prints cannot forge a reply), installs the
+seccomp filter and the determinism patches, then serves one request at a time. Nothing of the code
+it runs can reach the parent except through these messages, which the parent validates.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sys
+import traceback
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder off the path
+
+import protocol  # type: ignore[import-not-found]
+import seccomp  # type: ignore[import-not-found]
+
+IN_FD = OUT_FD = -1
+MAX_REPLY = 64 << 20
+
+
+def _send(header: dict[str, Any], blobs: tuple[bytes, ...] = ()) -> None:
+    data = protocol.pack(header, blobs)
+    if len(data) > MAX_REPLY:
+        data = protocol.pack({"op": "done", "error": f"the reply is {len(data)} bytes; the limit is {MAX_REPLY}"})
+    protocol.write_all(OUT_FD, data)
+
+
+def _exchange(message: dict[str, Any]) -> dict[str, Any]:
+    _send(message)
+    header, _ = protocol.receive(IN_FD)
+    return header
+
+
+def _notify(message: dict[str, Any]) -> None:
+    _send(message)
+
+
+def _begin(request: dict[str, Any]) -> None:
+    import determinism  # type: ignore[import-not-found]
+
+    clock = _dt.datetime.fromisoformat(request.get("clock") or "2026-01-01T00:00:00")
+    determinism.set_clock(clock.replace(tzinfo=None), int(request.get("seed", 0)))
+
+
+def _serve(kind: str) -> None:
+    import determinism  # type: ignore[import-not-found]
+
+    determinism.install()
+    if kind == "app":
+        import app  # type: ignore[import-not-found]  # imports fastapi, sqlalchemy: before any request
+    else:
+        import verifier  # type: ignore[import-not-found]
+    _send({"op": "ready", "pid": os.getpid()})
+    while True:
+        try:
+            request, blobs = protocol.receive(IN_FD)
+        except protocol.ProtocolError:
+            return  # the parent closed the pipe
+        op = request.get("op")
+        _begin(request)
+        try:
+            if op == "load" and kind == "app":
+                reply: dict[str, Any] = {"tools": app.load(request["source"], request.get("filename", "awm_app.py"))}
+            elif op == "call" and kind == "app":
+                reply = app.call(request["tool"], request.get("arguments") or {}, _exchange, _notify)
+            elif op == "verify" and kind == "verifier":
+                reply = verifier.run(request, blobs[0], blobs[1])
+            else:
+                reply = {"error": f"unknown request {op!r} for a {kind} worker"}
+        except BaseException as e:  # the code's failure is data for the parent, never a dead worker
+            if isinstance(e, (KeyboardInterrupt, SystemExit)) and op != "load":
+                reply = {"error": f"the code tried to exit ({type(e).__name__})"}
+            else:
+                tail = traceback.format_exception_only(type(e), e)[-1].strip()
+                reply = {"error": tail[:1000]}
+        _send({"op": "done", **reply})
+
+
+def main() -> None:
+    global IN_FD, OUT_FD
+    IN_FD, OUT_FD = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)  # print() goes to stderr, never into the protocol
+    sys.stdin = open(os.devnull)  # noqa: SIM115
+    kind = sys.argv[1] if len(sys.argv) > 1 else "app"
+    try:
+        seccomp.install()
+    except Exception as e:
+        _send({"op": "ready", "error": f"cannot install the seccomp filter: {e}"})
+        return
+    _serve(kind)
+
+
+if __name__ == "__main__":
+    main()
