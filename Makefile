@@ -8,6 +8,10 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[dev]"
+	@# imported (untrusted) environments run in bubblewrap sandboxes: install it where we can
+	@command -v bwrap >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  (apt-get install -y -qq bubblewrap || (apt-get update -qq && apt-get install -y -qq bubblewrap)) >/dev/null 2>&1; \
+	  else echo "note: install bubblewrap (apt-get install bubblewrap) to run imported AWM environments"; fi; }
 	touch $(STAMP)
 
 install: $(STAMP)
