@@ -14,16 +14,18 @@ name (lower-case, non-alphanumerics → `_`, prefixed `awm_` if it does not star
   `clock` = `"2026-01-01T00:00:00"` (AWM data has no frozen clock), `tags: ["awm-1k"]`, `provenance`: `{"source":
   "imported", "dataset": "AgentWorldModel-1K", "scenario": <original name>, "files": {<AWM file>: <sha256>},
   "date": <import date>}` (Provenance allows extra keys).
-- `schema.sql` — every table's `ddl` plus its `indexes`, in the given order (`;`-terminated).
-- `seed.json` — `SeedData` produced by running AWM's `insert_statements` (in order, foreign keys ON) on a fresh
-  in-memory database built from schema.sql and dumping every table's rows in rowid order (values as SQLite returns
-  them).
+- `schema.sql` — the DDL that executes in AWM's order (each table's `ddl`, `indexes`, then `examples`, as
+  `awm.core.db.create_sqlite_database` runs them; a failure ends that table's statements), `;`-terminated.
+- `seed.json` — `SeedData`: AWM's database (the tables' `examples` with foreign keys off, then the
+  `insert_statements` one by one with foreign keys ON, a failing one skipped, as `awm.core.sample` does), every
+  table's rows in rowid order (a table without a PRIMARY KEY is keyed by rowid). `env.json` has
+  `"foreign_keys": false`. Every skipped part is listed in `provenance.notes` and the import report.
 - `awm_app.py` — AWM's `full_code`, verbatim (untrusted; never imported by the importer).
 - `awm_spec.json` — the `api_spec` object, verbatim.
 - `tools.py` — exactly this file (the runtime builds the tools from the two files above):
   ```python
   '''Tools of an environment imported from AgentWorldModel-1K: AWM's generated FastAPI app (awm_app.py),
-  statically checked and run in-process against the episode's database (awm.importers.runtime).'''
+  run in an isolated worker process (awm.isolation) against the episode's database (awm.importers.runtime).'''
   from pathlib import Path
 
   from awm.importers.runtime import awm_tools
@@ -34,10 +36,11 @@ name (lower-case, non-alphanumerics → `_`, prefixed `awm_` if it does not star
   `awm.tooling.ToolDef`) with `__module__ == module_name`, one per endpoint `operation_id`, so
   `World._import_tools` collects them unchanged. It raises an `AwmError` subclass (`ImportedCodeError`) when the
   code fails the static check or does not import; the world then reports a bundle problem.
-- `tasks.jsonl` — one `Task` per AWM task: `id` = `t{idx:02d}` (list index), `instruction` = the task text, `kind`
-  = `"multi_step"` (AWM does not say), `answer` = `{"type": "string", "description": "your final answer, if the
-  task asks for information; otherwise null"}` when the task's verifier function takes a `final_answer` parameter,
-  else null; `tags: ["awm-1k"]`.
+- `tasks.jsonl` — one `Task` per AWM task whose verifier AWM can run (the others are skipped and noted): `id` =
+  `t{idx:02d}` (AWM's list index, so ids may have gaps; `default_task` is the first), `instruction` = the task
+  text, `kind` = `"multi_step"` (AWM does not say), `answer` = `{"type": "string", "description": "your final
+  answer, if the task asks for information; otherwise null"}` when AWM passes the verifier function the agent's
+  answer (a `final_answer` parameter, or 3+ positional ones), else null; `tags: ["awm-1k"]`.
 
 `ROOT/verifiers/<env>/`:
 - `verify_t{idx:02d}.py` — the verifier's `code`, verbatim.

@@ -49,6 +49,8 @@ def import_awm_cmd(
             table.add_column(col, overflow="fold")
         for c in report.converted:
             mode = c["verifier_mode"] + (" (evidence only)" if c["verifier_mode"] == "sql" else "")
+            parts = ", ".join(f"{n} {kind}" for kind, n in c.get("skipped", {}).items() if n)
+            mode += f"\nskipped {parts} (see the report's notes)" if parts else ""
             table.add_row(
                 escape(c["scenario"]), c["env"], *(str(c[k]) for k in ("tables", "rows", "tools", "tasks")), mode
             )

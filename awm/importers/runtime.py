@@ -122,7 +122,10 @@ def _valid_tools(tools: Any) -> list[dict[str, Any]]:
         if required:
             schema["required"] = required
         description = t.get("description") if isinstance(t.get("description"), str) else name
-        out.append({"name": name, "description": description[:4000], "parameters": strip_titles(schema)})
+        method = t.get("method") if t.get("method") in ("GET", "POST", "PUT", "PATCH", "DELETE") else "POST"
+        out.append(
+            {"name": name, "description": description[:4000], "parameters": strip_titles(schema), "method": method}
+        )
     return out
 
 

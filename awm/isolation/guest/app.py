@@ -29,6 +29,7 @@ _remote: tuple[Exchange, Notify] | None = None  # set while a call runs
 _app: Any = None
 _endpoints: dict[str, dict[str, Any]] = {}
 _loop: asyncio.AbstractEventLoop | None = None
+_engines: list[Any] = []  # every engine the app made: their load-time connections are dropped after loading
 
 
 def _creator() -> Any:
@@ -41,12 +42,13 @@ def _patch_libraries() -> None:
     import anyio.to_thread
     import sqlalchemy
     import sqlalchemy.engine
-    from sqlalchemy.pool import NullPool
 
     real = sqlalchemy.create_engine
 
     def create_engine(*_args: Any, **_kwargs: Any) -> Any:
-        return real("sqlite://", creator=_creator, poolclass=NullPool, pool_reset_on_return=None)
+        engine = real("sqlite://", creator=_creator)  # pooled, as AWM's file engine: a connection is reused
+        _engines.append(engine)
+        return engine
 
     sqlalchemy.create_engine = create_engine  # type: ignore[assignment]
     sqlalchemy.engine.create_engine = create_engine  # type: ignore[assignment]
@@ -76,6 +78,8 @@ def load(source: str, filename: str) -> list[dict[str, Any]]:
     sys.modules["awm_app"] = module  # pydantic and SQLAlchemy resolve annotations through sys.modules
     module.__dict__.update(determinism.clock_names())
     exec(determinism.compile_frozen(source, filename), module.__dict__)
+    for engine in _engines:
+        engine.dispose()  # calls must never reach the private load-time database
     _app = next((v for v in vars(module).values() if isinstance(v, FastAPI)), None)
     if _app is None:
         raise RuntimeError("awm_app.py defines no FastAPI app")
