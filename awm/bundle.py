@@ -48,6 +48,11 @@ class Manifest(Record):
         description="whether the database enforces foreign keys (seed load and every call); false for environments "
         "imported from AWM, whose SQLite connection leaves them off",
     )
+    trusted: bool = Field(
+        True,
+        description="false: tools.py runs in a sandboxed worker process (awm.isolation), as generated code does "
+        "until a person has reviewed it and set this to true",
+    )
 
 
 class SeedData(Record):

@@ -28,7 +28,7 @@ from awm.diff import (
     fold,
     net_diff,
 )
-from awm.errors import EpisodeClosedError, ToolError, ToolTimeout
+from awm.errors import EpisodeClosedError, ToolArgumentsError, ToolError, ToolTimeout
 from awm.frame import Verdict
 from awm.importers.verifier_runner import CodeVerdict, run_code_check
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
@@ -350,6 +350,8 @@ class Episode:
             completed = True
         except ToolTimeout as e:
             error = CallError("timeout", str(e) or f"{name} took too long and was stopped; narrow the request")
+        except ToolArgumentsError as e:
+            error = CallError("invalid_arguments", str(e))
         except ToolError as e:
             error = CallError("tool_error", str(e) or "the tool refused the request")
             if e.keeps_writes and write:  # the code committed before failing: what it wrote stands
@@ -376,6 +378,7 @@ class Episode:
             self.version += 1
             fold(self._net, diff)
         if error is not None:
+            ch.invalid_arguments = error.code == "invalid_arguments"
             ch.tool_error = error.code == "tool_error"
             ch.timeout = error.code == "timeout"
             ch.crashed = error.code == "internal_error"

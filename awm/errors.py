@@ -22,6 +22,7 @@ AwmError
 │   └── WorkerTimeout        its worker did not answer in time, and was killed
 └── ToolError                raised by environment code: the agent did something wrong;
     │                        it becomes an observation, never an exception out of a step
+    ├── ToolArgumentsError   a sandboxed tool's own validation refused the arguments (``invalid_arguments``)
     └── ToolTimeout          the call ran past its time limit and was stopped (the ``timeout`` channel)
 """
 
@@ -110,6 +111,10 @@ class ToolError(AwmError):
     def keep_writes(self) -> ToolError:
         self.keeps_writes = True
         return self
+
+
+class ToolArgumentsError(ToolError):
+    """Arguments a sandboxed tool's own validation refused (reported as ``invalid_arguments``)."""
 
 
 class ToolTimeout(ToolError):

@@ -397,6 +397,19 @@ class World:
     def _import_tools(self, problems: list[str]) -> dict[str, ToolDef]:
         path = self.files.tools_path
         name = f"_awm_tools_{self.id}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
+        if not self.manifest.trusted:  # code nobody here reviewed: it runs in a sandboxed worker
+            from awm.isolation.generated import isolated_tools
+
+            try:
+                sandboxed = isolated_tools(path, name)
+            except (AwmError, OSError) as e:
+                problems.append(f"tools.py: {e}")
+                return {}
+            if not sandboxed:
+                problems.append("tools.py defines no @tool function")
+            for reserved in sorted(set(sandboxed) & RESERVED_TOOLS):
+                problems.append(f"tools.py: the tool name {reserved!r} is reserved for the episode's own actions")
+            return sandboxed
         try:
             module = import_file(path, name)
         except AwmError as e:

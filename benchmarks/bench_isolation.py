@@ -38,13 +38,13 @@ from awm.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "awm1k"
-HOSTILE_ROUTE = '''
+HOSTILE_ROUTE = """
 
 @app.get("/spin", operation_id="spin", summary="Spin")
 def spin():
     while True:
         pass
-'''
+"""
 
 
 def _times(fn: Any, n: int) -> list[float]:

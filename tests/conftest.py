@@ -73,8 +73,9 @@ def catalog_report(env: str) -> Report:
     return validate_env(env, default_registry(), seeds=1, start=11)
 
 
-# -- the sandbox of untrusted code (awm.isolation): tests that need it skip without bubblewrap, except in CI
-_SANDBOXED = ("tests/importers/", "tests/isolation/")
+# -- the sandbox of untrusted code (awm.isolation: imported and generated environments): tests that need it
+# skip without bubblewrap, except in CI
+_SANDBOXED = ("tests/importers/", "tests/isolation/", "tests/gen/")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

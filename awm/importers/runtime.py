@@ -121,7 +121,8 @@ def _valid_tools(tools: Any) -> list[dict[str, Any]]:
         required = [r for r in params.get("required") or [] if isinstance(r, str) and r in props]
         if required:
             schema["required"] = required
-        description = t.get("description") if isinstance(t.get("description"), str) else name
+        text = t.get("description")
+        description: str = text if isinstance(text, str) else name
         method = t.get("method") if t.get("method") in ("GET", "POST", "PUT", "PATCH", "DELETE") else "POST"
         out.append(
             {"name": name, "description": description[:4000], "parameters": strip_titles(schema), "method": method}

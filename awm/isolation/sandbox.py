@@ -27,9 +27,13 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 GUEST_DIR = Path(__file__).with_name("guest")
 GUEST_MOUNT = "/awm-guest"
+PKG_DIR = Path(__file__).resolve().parents[1]  # the awm package
+PKG_MOUNT = "/awm-pkg"
+PKG_FILES = ("tooling.py", "errors.py")
 NOBODY = 65534
 
 
@@ -126,6 +130,9 @@ def command(kind: str, limits: Limits) -> list[str]:
     for root in _python_roots():
         argv += ["--ro-bind", root, root]
     argv += ["--ro-bind", str(GUEST_DIR), GUEST_MOUNT]
+    if kind == "tools":  # generated tools import awm.tooling: that module and the error tree, nothing else
+        for name in PKG_FILES:
+            argv += ["--ro-bind", str(PKG_DIR / name), f"{PKG_MOUNT}/awm/{name}"]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.scratch_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp"]
     argv += [sys.executable, "-I", "-B", f"{GUEST_MOUNT}/main.py", kind]
@@ -155,7 +162,7 @@ def _traversable_by_others(path: str) -> bool:
     return True
 
 
-def drop_privileges() -> dict[str, object]:
+def drop_privileges() -> dict[str, Any]:
     """``subprocess`` arguments that drop root before bwrap starts.
 
     Only when every folder the sandbox binds is reachable by an unprivileged user (a Python under

@@ -86,6 +86,8 @@ class SqlHost:
 
     # -- the protocol ----------------------------------------------------------------------------
     def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        if message.get("op") not in ("sql", "tx"):
+            raise ProtocolError(f"unexpected message {str(message.get('op'))[:40]!r}")
         cid = message.get("conn")
         if not isinstance(cid, int):
             raise ProtocolError("a database message without a connection id")

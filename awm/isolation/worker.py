@@ -56,7 +56,7 @@ class Worker:
             stderr=subprocess.PIPE,
             preexec_fn=lambda: preexec_limits(limits),
             close_fds=True,
-            **drop_privileges(),  # type: ignore[arg-type]
+            **drop_privileges(),
         )
         self.starts += 1
         assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
@@ -110,7 +110,10 @@ class Worker:
         handler: Handler | None = None,
         timeout: float | None = None,
     ) -> dict[str, Any]:
-        """Send one request; serve the worker's SQL through ``handler`` until it is done."""
+        """Send one request; serve the worker's messages through ``handler`` until it is done.
+
+        ``handler`` answers a message with a reply (sent back) or None (a notice, nothing is sent);
+        it raises ``WorkerCrashed`` or ``ProtocolError`` for a message it does not accept."""
         if not self.alive:
             self._start()
         deadline = time.monotonic() + (timeout if timeout is not None else self.limits.call_s)
@@ -121,16 +124,16 @@ class Worker:
                 op = message.get("op")
                 if op == "done":
                     return message
-                if op not in ("sql", "tx") or handler is None:
+                if handler is None:
                     raise WorkerCrashed(f"the worker sent an unexpected message {str(op)[:40]!r}")
-                reply = handler(message)
-                if op == "sql":
-                    protocol.write_all(self._in, protocol.pack(reply or {"error": {"type": "DatabaseError"}}))
+                reply = handler(message)  # raises on a message it does not know; None: a notice
+                if reply is not None:
+                    protocol.write_all(self._in, protocol.pack(reply))
         except (OSError, protocol.ProtocolError) as e:
             tail = self.stderr_tail().strip().splitlines()[-3:]
             self.kill()
             raise WorkerCrashed(f"the worker died ({e})" + (": " + " | ".join(tail) if tail else "")) from e
-        except IsolationError:
+        except BaseException:  # a timeout, or the caller interrupted (Ctrl-C, an alarm): never reuse it mid-request
             self.kill()
             raise
 

@@ -43,6 +43,7 @@ def test_two_scenarios_become_two_valid_environments(fake_llm: FakeLLM, root: Pa
         env = AwmEnv(name, paths=[str(root)])
         check_env(env, skip_render_check=True)
         manifest = json.loads((root / "envs" / name / "env.json").read_text())
+        assert manifest["trusted"] is False  # generated code runs sandboxed until a person reviews it
         prov = manifest["provenance"]
         assert prov["source"] == "generated" and prov["model"] == "fake-model"
         assert prov["attempts"] == dict.fromkeys(STAGES, 1)

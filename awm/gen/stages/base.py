@@ -76,6 +76,7 @@ class Draft:
             default_task=default,
             tags=[*s.tags, "generated"] if "generated" not in s.tags else list(s.tags),
             provenance=provenance,
+            trusted=False,  # generated code runs sandboxed until a person reviews it (awm.isolation)
         )
         self.write("env.json", manifest.model_dump_json(indent=2, exclude_none=True) + "\n")
         return manifest

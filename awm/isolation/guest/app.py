@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, urlencode
 
-import determinism  # type: ignore[import-not-found]
-from dbproxy import Exchange, Notify, RemoteConnection  # type: ignore[import-not-found]
+import determinism
+from dbproxy import Exchange, Notify, RemoteConnection
 
 _TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,127}$")
 _remote: tuple[Exchange, Notify] | None = None  # set while a call runs
@@ -50,8 +50,8 @@ def _patch_libraries() -> None:
         _engines.append(engine)
         return engine
 
-    sqlalchemy.create_engine = create_engine  # type: ignore[assignment]
-    sqlalchemy.engine.create_engine = create_engine  # type: ignore[assignment]
+    sqlalchemy.create_engine = create_engine
+    sqlalchemy.engine.create_engine = create_engine
 
     async def run_sync(func: Any, *args: Any, **_kwargs: Any) -> Any:
         return func(*args)  # one request at a time: inline is equivalent, and no thread hops
@@ -60,7 +60,7 @@ def _patch_libraries() -> None:
     try:
         import uvicorn
 
-        uvicorn.run = lambda *a, **k: None  # type: ignore[assignment]
+        uvicorn.run = lambda *a, **k: None
     except ImportError:
         stub = types.ModuleType("uvicorn")
         stub.run = lambda *a, **k: None  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from protocol import decode_value, encode_value  # type: ignore[import-not-found]
+from protocol import decode_value, encode_value
 
 Exchange = Callable[[dict[str, Any]], dict[str, Any]]  # send a request to the parent, get its reply
 Notify = Callable[[dict[str, Any]], None]  # send a message that needs no reply
@@ -44,7 +44,7 @@ def _param(value: Any) -> Any:
     if isinstance(value, _dt.date):
         return value.isoformat()
     try:
-        adapted = sqlite3.adapt(value)
+        adapted: Any = sqlite3.adapt(value)  # type: ignore[call-overload]
     except Exception as e:
         raise sqlite3.ProgrammingError(
             f"Error binding parameter: type {type(value).__name__!r} is not supported"

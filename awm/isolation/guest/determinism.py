@@ -100,10 +100,10 @@ def frozen_date_functions(conn: sqlite3.Connection) -> None:
 
 
 class FrozenCursor(sqlite3.Cursor):
-    def execute(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
+    def execute(self, sql: str, *args: Any) -> Any:
         return super().execute(freeze_sql(sql), *args)
 
-    def executemany(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
+    def executemany(self, sql: str, *args: Any) -> Any:
         return super().executemany(freeze_sql(sql), *args)
 
 
@@ -112,27 +112,27 @@ class FrozenConnection(sqlite3.Connection):
         super().__init__(*args, **kwargs)
         frozen_date_functions(self)
 
-    def cursor(self, factory: Any = FrozenCursor) -> Any:  # type: ignore[override]
+    def cursor(self, factory: Any = FrozenCursor) -> Any:
         return super().cursor(factory)
 
-    def execute(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
+    def execute(self, sql: str, *args: Any) -> Any:
         return self.cursor().execute(sql, *args)
 
-    def executemany(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
+    def executemany(self, sql: str, *args: Any) -> Any:
         return self.cursor().executemany(sql, *args)
 
 
 def install() -> None:
     """Patch the process-wide sources of time and chance (the worker runs one piece of work at a time)."""
-    time.time = _epoch  # type: ignore[assignment]
-    time.time_ns = lambda: int(_epoch() * 1_000_000_000)  # type: ignore[assignment]
+    time.time = _epoch
+    time.time_ns = lambda: int(_epoch() * 1_000_000_000)
     real_localtime, real_gmtime, real_ctime, real_strftime = time.localtime, time.gmtime, time.ctime, time.strftime
-    time.localtime = lambda secs=None: real_localtime(_epoch() if secs is None else secs)  # type: ignore[assignment]
-    time.gmtime = lambda secs=None: real_gmtime(_epoch() if secs is None else secs)  # type: ignore[assignment]
-    time.ctime = lambda secs=None: real_ctime(_epoch() if secs is None else secs)  # type: ignore[assignment]
-    time.strftime = lambda fmt, t=None: real_strftime(fmt, real_gmtime(_epoch()) if t is None else t)  # type: ignore[assignment]
-    uuid.uuid4 = lambda: uuid.UUID(int=_rng.getrandbits(128), version=4)  # type: ignore[assignment]
-    uuid.uuid1 = lambda node=None, clock_seq=None: uuid.UUID(int=_rng.getrandbits(128), version=1)  # type: ignore[assignment]
+    time.localtime = lambda secs=None: real_localtime(_epoch() if secs is None else secs)
+    time.gmtime = lambda secs=None: real_gmtime(_epoch() if secs is None else secs)
+    time.ctime = lambda secs=None: real_ctime(_epoch() if secs is None else secs)
+    time.strftime = lambda fmt, t=None: real_strftime(fmt, real_gmtime(_epoch()) if t is None else t)
+    uuid.uuid4 = lambda: uuid.UUID(int=_rng.getrandbits(128), version=4)
+    uuid.uuid1 = lambda node=None, clock_seq=None: uuid.UUID(int=_rng.getrandbits(128), version=1)
 
     def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
         kwargs.setdefault("factory", FrozenConnection)

@@ -15,8 +15,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder off the path
 
-import protocol  # type: ignore[import-not-found]
-import seccomp  # type: ignore[import-not-found]
+import protocol
+import seccomp
 
 IN_FD = OUT_FD = -1
 MAX_REPLY = 64 << 20
@@ -40,20 +40,22 @@ def _notify(message: dict[str, Any]) -> None:
 
 
 def _begin(request: dict[str, Any]) -> None:
-    import determinism  # type: ignore[import-not-found]
+    import determinism
 
     clock = _dt.datetime.fromisoformat(request.get("clock") or "2026-01-01T00:00:00")
     determinism.set_clock(clock.replace(tzinfo=None), int(request.get("seed", 0)))
 
 
 def _serve(kind: str) -> None:
-    import determinism  # type: ignore[import-not-found]
+    import determinism
 
     determinism.install()
     if kind == "app":
-        import app  # type: ignore[import-not-found]  # imports fastapi, sqlalchemy: before any request
+        import app  # imports fastapi, sqlalchemy: before any request
+    elif kind == "tools":
+        import tools
     else:
-        import verifier  # type: ignore[import-not-found]
+        import verifier
     _send({"op": "ready", "pid": os.getpid()})
     while True:
         try:
@@ -67,6 +69,10 @@ def _serve(kind: str) -> None:
                 reply: dict[str, Any] = {"tools": app.load(request["source"], request.get("filename", "awm_app.py"))}
             elif op == "call" and kind == "app":
                 reply = app.call(request["tool"], request.get("arguments") or {}, _exchange, _notify)
+            elif op == "load" and kind == "tools":
+                reply = {"tools": tools.load(request["source"], request.get("module", "awm_tools"))}
+            elif op == "call" and kind == "tools":
+                reply = tools.call(request["tool"], request.get("arguments") or {}, _exchange)
             elif op == "verify" and kind == "verifier":
                 reply = verifier.run(request, blobs[0], blobs[1])
             else:

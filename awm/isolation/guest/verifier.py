@@ -17,7 +17,7 @@ import re
 import sqlite3
 from typing import Any
 
-import determinism  # type: ignore[import-not-found]
+import determinism
 
 SCRATCH = "/tmp"
 
