@@ -181,6 +181,8 @@ def validate_world(world: World, report: Report, *, audit: bool = True) -> None:
             "and seed load, tools import and answer sample calls, every verifier runs and scores the initial state "
             "as not complete; skipped: gold replay, write frame and audit"
         )
+    if code_only or not world.manifest.trusted:
+        _replay_check(world, report)
     for task_id in world.task_ids:
         if task_id in code_only:
             _validate_code_task(world, task_id, report)
@@ -210,6 +212,36 @@ def _probe_tools(world: World, report: Report, task_id: str | None = None) -> No
         if res.error is not None and res.error.code in ("internal_error", "timeout"):
             failed.add(td.name)
             report.add(f"tool {td.name}", f"with arguments {json.dumps(args, default=str)[:200]}: {res.error.message}")
+
+
+REPLAY_CALLS = 60
+
+
+def _replay_check(world: World, report: Report) -> None:
+    """Code we did not write replays deterministically: the same sample calls, twice, in two fresh episodes
+    with the same seed, give the same results and byte-identical states (its clock is frozen and its chance
+    seeded in the sandbox; this catches what escapes that, such as ``os.urandom`` or a hash of ``id()``)."""
+    cases = list(probe_cases(world))[:REPLAY_CALLS]
+
+    def play() -> tuple[list[tuple[str, str]], bytes]:
+        ep = world.episode(world.task_ids[0], seed=0)
+        seen = []
+        for td, args in cases:
+            res = ep.call(td.name, args)
+            shown = json.dumps(res.result, sort_keys=True, default=str) if res.ok else str(res.error)
+            seen.append((td.name, shown))
+        state = ep.state_bytes()
+        ep.close()
+        return seen, state
+
+    (first, state_a), (second, state_b) = play(), play()
+    report.stats["replay_calls"] = len(cases)
+    for (tool, a), (_, b) in zip(first, second, strict=True):
+        if a != b:
+            report.add(f"tool {tool}", f"replay is not deterministic: the same call gave {a[:120]!r}, then {b[:120]!r}")
+            return
+    if state_a != state_b:
+        report.add("replay", "the same calls left different database states: the code writes something it did not read")
 
 
 def code_verified(ct: CompiledTask) -> bool:

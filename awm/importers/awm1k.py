@@ -17,8 +17,9 @@ cannot use is skipped here the same way and recorded in the scenario's ``notes``
 
 A scenario is skipped (with its reasons) only when AWM's code cannot run it: no line in ``gen_envs.jsonl``,
 ``gen_db.jsonl`` or ``gen_sample.jsonl``, an app that does not parse or defines no route, no table created,
-no task with a runnable verifier; or when the world could not load it: DDL calling ``random()``, an
-``operation_id`` reserved for the episode's own actions. AWM's code is never imported or executed here.
+no task with a runnable verifier. (DDL calling ``random()`` imports: at run time it draws from the
+sandbox's seeded generator; an ``operation_id`` that names one of the episode's own actions gets the
+prefix ``app_``.) AWM's code is never imported or executed here.
 
 AWM's data reads the wall clock (``datetime('now', '-3 days')`` in inserts, ``DEFAULT
 CURRENT_TIMESTAMP`` in DDL); the importer freezes it at ``CLOCK``, the manifest's clock, so the
@@ -58,6 +59,7 @@ OPTIONAL_FILES = ("gen_scenario.jsonl", "gen_spec.jsonl")
 VERIFIER_FILES = {"code": "gen_verifier.pure_code.jsonl", "sql": "gen_verifier.jsonl"}
 DEFAULT_VERIFIER = {"code": "verify_task_completion", "sql": "verify_task"}  # awm.core.verify.run_verifier
 RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # awm.world.RESERVED_TOOLS
+RESERVED_PREFIX = "app_"  # awm.importers.runtime renames such a tool
 ROUTE_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "trace"})
 ANSWER_SCHEMA = {"type": "string", "description": "your final answer, if the task asks for information; otherwise null"}
 SKIP_KINDS = ("tables", "indexes", "examples", "inserts", "rows", "tasks")  # the summary's skipped counts
@@ -419,8 +421,9 @@ def _build_database(db_schema: Mapping[str, Any], sample: Mapping[str, Any], out
         db.conn.close()
     for stmt in db.schema:
         if m := NONDETERMINISTIC.search(stmt):
-            out.reasons.append(
-                f"gen_db.jsonl: {_short(stmt, 80)} uses {m.group(0)!r} (the world must be deterministic)"
+            out.notes.append(
+                f"gen_db.jsonl: {_short(stmt, 80)} uses {m.group(0)!r}: at run time it draws from the sandbox's "
+                "seeded generator, so replays stay identical"
             )
     if db.frozen:
         out.notes.append(f"schema: {db.frozen} wall-clock default(s) frozen at {CLOCK_SQL}")
@@ -535,7 +538,10 @@ def _check_app(code: str, out: Converted) -> list[str]:
     for dup in sorted({t for t in tools if tools.count(t) > 1}):
         out.notes.append(f"gen_envs.jsonl: {tools.count(dup)} routes publish the operation id {dup!r}")
     for bad in sorted(set(tools) & RESERVED_TOOLS):
-        out.reasons.append(f"gen_envs.jsonl: operation_id {bad!r} is reserved for the episode's own actions")
+        out.notes.append(
+            f"gen_envs.jsonl: operation_id {bad!r} is the name of one of the episode's own actions: "
+            f"its tool is {RESERVED_PREFIX + bad!r}"
+        )
     return list(dict.fromkeys(tools))
 
 

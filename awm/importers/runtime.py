@@ -44,6 +44,7 @@ __all__ = ["ImportedCodeError", "awm_tools"]
 SQLALCHEMY_HINT = "install awm-gym[awm] (sqlalchemy) to run imported AWM environments"
 MAX_ERROR = 500  # characters of an error detail shown to the agent
 LIMITS = Limits()
+RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # awm.world.RESERVED_TOOLS
 
 
 @dataclass(frozen=True)
@@ -110,11 +111,15 @@ def _valid_tools(tools: Any) -> list[dict[str, Any]]:
     for t in tools if isinstance(tools, list) else []:
         if not isinstance(t, dict):
             continue
-        name, params = t.get("name"), t.get("parameters")
+        name, params, route = t.get("name"), t.get("parameters"), t.get("name")
         if not isinstance(name, str) or name in seen or not isinstance(params, dict):
             continue
         props = params.get("properties")
         if not isinstance(props, dict) or not all(isinstance(k, str) for k in props):
+            continue
+        if name in RESERVED_TOOLS:  # a route named like one of the episode's own actions
+            name = "app_" + name
+        if name in seen:
             continue
         seen.add(name)
         schema = {"type": "object", "properties": props, "additionalProperties": False}
@@ -125,7 +130,13 @@ def _valid_tools(tools: Any) -> list[dict[str, Any]]:
         description: str = text if isinstance(text, str) else name
         method = t.get("method") if t.get("method") in ("GET", "POST", "PUT", "PATCH", "DELETE") else "POST"
         out.append(
-            {"name": name, "description": description[:4000], "parameters": strip_titles(schema), "method": method}
+            {
+                "name": name,
+                "route": route,
+                "description": description[:4000],
+                "parameters": strip_titles(schema),
+                "method": method,
+            }
         )
     return out
 
@@ -142,8 +153,10 @@ _UNSET: Any = _Unset()
 def _tool_function(app: _App, spec: dict[str, Any], module_name: str) -> Callable[..., Any]:
     name = spec["name"]
 
+    route = spec.get("route", name)
+
     def run(db: Db, **arguments: Any) -> Any:
-        return _call(app, name, db, {k: v for k, v in arguments.items() if v is not _UNSET})
+        return _call(app, route, db, {k: v for k, v in arguments.items() if v is not _UNSET})
 
     run.__name__ = run.__qualname__ = name
     run.__module__ = module_name

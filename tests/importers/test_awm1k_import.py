@@ -28,6 +28,7 @@ from awm.importers.awm1k import (
     normalize_name,
 )
 from awm.loader import read_bundle
+from awm.registry import Registry
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "awm1k"
 FILES = (
@@ -775,3 +776,41 @@ def test_verifier_awm_cannot_call_is_a_problem(code, problem):
     fn, _, why = _verifier_function(HEAD + code if code else code)
     assert fn is None or "parse" in problem
     assert why is not None and problem in why
+
+
+def test_an_operation_id_named_like_an_episode_action_gets_a_prefix(tmp_path):
+    """AWM runs a route whose operation_id is ``list_tools``; here that name is the episode's own action."""
+
+    def edit(records):
+        envs = records["gen_envs.jsonl"][0]
+        envs["full_code"] = envs["full_code"].replace('operation_id="list_habits"', 'operation_id="list_tools"')
+
+    root, report = _one_scenario(tmp_path, edit)
+    c = _converted(report)
+    assert "its tool is 'app_list_tools'" in " | ".join(c["notes"])
+    world = Registry([root], include_default=False).load(c["env"])
+    assert "app_list_tools" in world.tools and "list_tools" not in world.tools
+    res = world.episode(world.task_ids[0]).call("app_list_tools", {})
+    assert res.ok and isinstance(res.result, list), res.error
+
+
+def test_ddl_drawing_random_imports_and_replays_identically(tmp_path):
+    """``DEFAULT (abs(random()) % 1000)`` draws from the sandbox's seeded generator at run time."""
+
+    def edit(records):
+        table = _tables(records)[1]
+        table["ddl"] = table["ddl"].replace(
+            "name TEXT NOT NULL,", "name TEXT NOT NULL, code INTEGER DEFAULT (abs(random()) % 1000),"
+        )
+
+    root, report = _one_scenario(tmp_path, edit)
+    c = _converted(report)
+    assert "uses 'random('" in " | ".join(c["notes"])
+    world = Registry([root], include_default=False).load(c["env"])
+    codes = []
+    for _ in range(2):
+        ep = world.episode(world.task_ids[0])
+        res = ep.call("create_habit", {"name": "Stretch", "frequency": "daily"})
+        assert res.ok, res.error
+        codes.append(ep.query("SELECT code FROM habits WHERE name = 'Stretch'"))
+    assert codes[0] == codes[1] and codes[0][0][0] is not None

@@ -430,6 +430,26 @@ def test_validate_passes_and_says_gold_replay_is_unavailable(awm_root):
     assert "gold replay unavailable (AWM tasks have no gold solutions)" in report.notes[0]
 
 
+@pytest.mark.parametrize(
+    ("drawn", "deterministic"),
+    [("str(uuid.uuid4()) + str(random.random())", True), ("os.urandom(8).hex()", False)],
+)
+def test_validate_replays_imported_code_twice(tmp_path, drawn, deterministic):
+    route = f"""
+
+@app.get("/token", operation_id="draw_token", summary="A token")
+async def draw_token():
+    import os, random, uuid
+    return {{"token": {drawn}}}
+"""
+    app = APP.replace('\nif __name__ == "__main__":', route + '\nif __name__ == "__main__":')
+    report = validate_env(ENV, Registry([make_awm_root(tmp_path, app=app)], include_default=False))
+    assert report.stats["replay_calls"] > 5
+    assert report.ok is deterministic, report.problems
+    if not deterministic:
+        assert any("replay is not deterministic" in p.message for p in report.problems)
+
+
 def test_gym_make_runs_imported_tasks(awm_root):
     import gymnasium as gym
     from gymnasium.utils.env_checker import check_env
