@@ -32,6 +32,7 @@ from awm.isolation.sandbox import INSTALL_HINT, Limits, available, command, drop
 
 Handler = Callable[[dict[str, Any]], dict[str, Any] | None]
 STDERR_KEEP = 4_000
+SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
 
 
 class Worker:
@@ -56,6 +57,7 @@ class Worker:
             stderr=subprocess.PIPE,
             preexec_fn=lambda: preexec_limits(limits),
             close_fds=True,
+            env=SANDBOX_ENV,  # bwrap's own init (pid 1 inside) keeps its environment: give it nothing
             **drop_privileges(),
         )
         self.starts += 1

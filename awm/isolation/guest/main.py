@@ -55,7 +55,7 @@ def _serve(kind: str) -> None:
     elif kind == "tools":
         import tools
     else:
-        import verifier
+        import verifier  # noqa: F401  # loaded before the first fork, once
     _send({"op": "ready", "pid": os.getpid()})
     while True:
         try:
@@ -73,8 +73,8 @@ def _serve(kind: str) -> None:
                 reply = {"tools": tools.load(request["source"], request.get("module", "awm_tools"))}
             elif op == "call" and kind == "tools":
                 reply = tools.call(request["tool"], request.get("arguments") or {}, _exchange)
-            elif op == "verify" and kind == "verifier":
-                reply = verifier.run(request, blobs[0], blobs[1])
+            elif op == "verify" and kind == "verifier" and len(blobs) == 2:
+                reply = _verify_in_child(request, blobs)
             else:
                 reply = {"error": f"unknown request {op!r} for a {kind} worker"}
         except BaseException as e:  # the code's failure is data for the parent, never a dead worker
@@ -86,6 +86,51 @@ def _serve(kind: str) -> None:
         _send({"op": "done", **reply})
 
 
+def _verify_in_child(request: dict[str, Any], blobs: list[bytes]) -> dict[str, Any]:
+    """One verifier run in a fresh child forked from this (trusted, never-tampered) zygote.
+
+    The child installs the seccomp filter, runs the verifier and writes its reply into a private pipe;
+    it cannot reach the protocol's pipes, and whatever it patches (``json``, ``sqlite3``, this module)
+    dies with it, so no verifier run can change another's verdict. The zygote reads at most one
+    reply, checks it, and answers for the child if it died without one.
+    """
+    import verifier
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        code = 0
+        try:
+            os.close(r)
+            os.close(IN_FD)
+            os.close(OUT_FD)
+            seccomp.install()
+            data = protocol.pack({"op": "done", **verifier.run(request, blobs[0], blobs[1])})
+            if len(data) > MAX_REPLY:
+                data = protocol.pack({"op": "done", "error": f"the verifier returned more than {MAX_REPLY} bytes"})
+            protocol.write_all(w, data)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    try:
+        header, _ = protocol.receive(r)
+    except protocol.ProtocolError:
+        header = {}
+    finally:
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+    if header.get("op") != "done":
+        how = (
+            f"signal {os.WTERMSIG(status)}"
+            if os.WIFSIGNALED(status)
+            else f"exit code {os.waitstatus_to_exitcode(status)}"
+        )
+        return {"error": f"the verifier's process ended without a verdict ({how})"}
+    return {k: v for k, v in header.items() if k in ("result", "error")}
+
+
 def main() -> None:
     global IN_FD, OUT_FD
     IN_FD, OUT_FD = os.dup(0), os.dup(1)
@@ -95,7 +140,11 @@ def main() -> None:
     sys.stdin = open(os.devnull)  # noqa: SIM115
     kind = sys.argv[1] if len(sys.argv) > 1 else "app"
     try:
-        seccomp.install()
+        if kind == "verifier":  # a zygote: it runs no code of ours but forks a filtered child per verify
+            seccomp.undumpable()
+            seccomp.program()  # fail now, not per verify, if the filter cannot be built here
+        else:
+            seccomp.install()
     except Exception as e:
         _send({"op": "ready", "error": f"cannot install the seccomp filter: {e}"})
         return

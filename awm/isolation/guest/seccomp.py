@@ -152,6 +152,16 @@ class _SockFprog(ctypes.Structure):
     _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
 
 
+_PR_SET_DUMPABLE = 4
+
+
+def undumpable() -> None:
+    """No other process of the sandbox's uid may ptrace this one or read its memory through /proc."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise SeccompError(f"prctl(DUMPABLE) failed: errno {ctypes.get_errno()}")
+
+
 def install() -> None:
     """Install the filter on this (single-threaded) process; raises ``SeccompError`` if the kernel refuses."""
     code = program()

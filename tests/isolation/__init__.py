@@ -1,0 +1,1 @@
+"""Escape tests of imported AWM code (apps and verifiers): every probe tries to break out and must fail."""
