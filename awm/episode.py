@@ -147,7 +147,7 @@ class Episode:
         self.reward_spec = reward
         self._reward, self._gamma = reward_fn(reward)
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        conn.deserialize(blob if blob is not None else world.seed_blob)
+        conn.deserialize(blob if blob is not None else world.start_blob)
         conn.execute(world.foreign_keys_pragma)
         conn.set_progress_handler(self._tick, 1000)
         self.conn = conn

@@ -112,6 +112,9 @@ class World:
                 )
             raise BundleError(self.id, problems)
         self.seed_blob: bytes = conn.serialize()
+        # where episodes start: the seed, plus what imported code creates when its server starts (AWM's
+        # initial.db is the seed; its working database also has the tables the app's create_all adds)
+        self.start_blob: bytes = self._startup_blob(self.seed_blob, problems)
         self.plans: dict[str, StatementPlan] = {}
         self.fks = foreign_keys(conn, self.tables)
         self.autokeys = autokey_tables(conn, self.tables)
@@ -421,6 +424,8 @@ class World:
         except Exception as e:  # untrusted module: any failure is a bundle problem
             problems.append(f"tools.py does not import: {type(e).__name__}: {e}")
             return {}
+        startup = vars(module).get("__awm_startup_sql__", ())
+        self._startup_sql = [q for q in startup if isinstance(q, str)] if isinstance(startup, (list, tuple)) else []
         tools: dict[str, ToolDef] = {}
         for obj in vars(module).values():
             td = getattr(obj, "__awm_tool__", None)
@@ -431,6 +436,24 @@ class World:
         for reserved in sorted(set(tools) & RESERVED_TOOLS):
             problems.append(f"tools.py: the tool name {reserved!r} is reserved for the episode's own actions")
         return tools
+
+    def _startup_blob(self, seed: bytes, problems: list[str]) -> bytes:
+        sql = getattr(self, "_startup_sql", [])
+        if not sql:
+            return seed
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.deserialize(seed)
+        for statement in sql:
+            if not re.match(r"\s*CREATE\s+(UNIQUE\s+)?(TABLE|INDEX)\b", statement, re.I):
+                problems.append(f"startup SQL is not a CREATE TABLE or CREATE INDEX: {statement[:80]!r}")
+                continue
+            try:
+                conn.execute(statement)
+            except sqlite3.Error as e:
+                problems.append(f"startup SQL {statement[:80]!r} fails: {e}")
+        blob = conn.serialize()
+        conn.close()
+        return blob
 
     def _compile_tasks(self, conn: sqlite3.Connection, problems: list[str]) -> dict[str, CompiledTask]:
         verifiers = {v.task_id: v for v in self.files.verifiers}

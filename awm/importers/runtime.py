@@ -52,6 +52,7 @@ class _App:
     digest: str
     pool: Pool
     tools: list[dict[str, Any]]
+    startup_sql: list[str]
 
 
 _apps: dict[str, _App] = {}
@@ -59,8 +60,9 @@ _lock = threading.Lock()
 
 
 # -- public ------------------------------------------------------------------------------------------
-def awm_tools(env_dir: Path, module_name: str) -> dict[str, Callable[..., Any]]:
-    """One tool function per route of ``env_dir/awm_app.py`` (each carries ``__awm_tool__``)."""
+def awm_tools(env_dir: Path, module_name: str) -> dict[str, Any]:
+    """One tool function per route of ``env_dir/awm_app.py`` (each carries ``__awm_tool__``), and under
+    ``__awm_startup_sql__`` the tables the app's start-up (``create_all``) adds to the schema."""
     source_path = Path(env_dir) / "awm_app.py"
     try:
         source = source_path.read_text(encoding="utf-8")
@@ -72,24 +74,32 @@ def awm_tools(env_dir: Path, module_name: str) -> dict[str, Callable[..., Any]]:
         raise ImportedCodeError(SQLALCHEMY_HINT) from e
     if not available():
         raise ImportedCodeError(INSTALL_HINT)
-    app = _load(source)
-    return {t["name"]: _tool_function(app, t, module_name) for t in app.tools}
+    schema_path = Path(env_dir) / "schema.sql"
+    schema = schema_path.read_text(encoding="utf-8") if schema_path.is_file() else ""
+    app = _load(source, schema)
+    out: dict[str, Any] = {t["name"]: _tool_function(app, t, module_name) for t in app.tools}
+    out["__awm_startup_sql__"] = list(app.startup_sql)  # read by the world: where episodes start
+    return out
 
 
-def _load(source: str) -> _App:
-    digest = hashlib.sha256(source.encode()).hexdigest()
+def _load(source: str, schema: str) -> _App:
+    digest = hashlib.sha256((source + "\0" + schema).encode()).hexdigest()
     with _lock:
         app = _apps.get(digest)
         if app is not None:
             return app
         loaded: list[dict[str, Any]] = []
+        startup: list[str] = []
 
         def setup(worker: Worker) -> None:
-            reply = worker.request({"op": "load", "source": source, "filename": "awm_app.py"}, timeout=LIMITS.start_s)
+            request = {"op": "load", "source": source, "filename": "awm_app.py", "schema": schema}
+            reply = worker.request(request, timeout=LIMITS.start_s)
             if reply.get("error"):
                 raise ImportedCodeError(f"awm_app.py does not import: {reply['error']}")
             if not loaded:
                 loaded.extend(_valid_tools(reply.get("tools")))
+                sql = reply.get("startup_sql")
+                startup.extend(q for q in sql if isinstance(q, str)) if isinstance(sql, list) else None
 
         pool = get_pool("app", digest, LIMITS, setup)
         try:
@@ -100,7 +110,7 @@ def _load(source: str) -> _App:
             raise ImportedCodeError(f"awm_app.py crashed its worker while loading: {e}") from e
         if not loaded:
             raise ImportedCodeError("awm_app.py has no route that can be a tool")
-        app = _apps[digest] = _App(digest, pool, loaded)
+        app = _apps[digest] = _App(digest, pool, loaded, startup)
         return app
 
 

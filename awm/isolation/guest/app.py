@@ -12,6 +12,7 @@ mapped onto path, query and JSON body as fastapi-mcp maps them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sqlite3
@@ -32,10 +33,28 @@ _loop: asyncio.AbstractEventLoop | None = None
 _engines: list[Any] = []  # every engine the app made: their load-time connections are dropped after loading
 
 
+_load_db: sqlite3.Connection | None = None  # import time: a private copy of the schema
+
+
 def _creator() -> Any:
-    if _remote is None:  # import time (``create_all``): a private throwaway database
-        return sqlite3.connect(":memory:", check_same_thread=False)
+    if _remote is None:  # import time (``create_all``): a private database holding the world's schema
+        if _load_db is None:
+            return sqlite3.connect(":memory:", check_same_thread=False)
+        return _Unclosable(_load_db)
     return RemoteConnection(*_remote)
+
+
+class _Unclosable:
+    """The load-time database, shared by every connection the app opens while it loads."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self._conn = conn
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
 
 
 def _patch_libraries() -> None:
@@ -67,10 +86,16 @@ def _patch_libraries() -> None:
         sys.modules["uvicorn"] = stub
 
 
-def load(source: str, filename: str) -> list[dict[str, Any]]:
-    """Run the app's module; returns its tools (name, description, parameters, and how to call it)."""
-    global _app, _endpoints
+def load(source: str, filename: str, schema: str = "") -> tuple[list[dict[str, Any]], list[str]]:
+    """Run the app's module; returns its tools (name, description, parameters, and how to call it) and the
+    SQL its start-up ran on the world's schema (``create_all`` adding a table the schema lacks: AWM's server
+    runs it on the working database, so every episode starts with that table)."""
+    global _app, _endpoints, _load_db
     _patch_libraries()
+    _load_db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    with contextlib.suppress(sqlite3.Error):  # what the importer wrote executes; if not, start on what did
+        _load_db.executescript(schema)
+    before = {r[0] for r in _load_db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
     from fastapi import FastAPI
 
     module = types.ModuleType("awm_app")
@@ -78,18 +103,25 @@ def load(source: str, filename: str) -> list[dict[str, Any]]:
     sys.modules["awm_app"] = module  # pydantic and SQLAlchemy resolve annotations through sys.modules
     module.__dict__.update(determinism.clock_names())
     exec(determinism.compile_frozen(source, filename), module.__dict__)
+    created = [
+        r[0]
+        for r in _load_db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
+        if r[0] not in before
+    ]
     for engine in _engines:
         engine.dispose()  # calls must never reach the private load-time database
+    _load_db = None
     _app = next((v for v in vars(module).values() if isinstance(v, FastAPI)), None)
     if _app is None:
         raise RuntimeError("awm_app.py defines no FastAPI app")
     _endpoints = _read_endpoints(_app)
     if not _endpoints:
         raise RuntimeError("awm_app.py has no route that can be a tool")
-    return [
+    tools = [
         {"name": n, "description": e["description"], "parameters": e["parameters"], "method": e["method"]}
         for n, e in _endpoints.items()
     ]
+    return tools, created
 
 
 def _read_endpoints(app: Any) -> dict[str, dict[str, Any]]:

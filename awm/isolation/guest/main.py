@@ -66,7 +66,10 @@ def _serve(kind: str) -> None:
         _begin(request)
         try:
             if op == "load" and kind == "app":
-                reply: dict[str, Any] = {"tools": app.load(request["source"], request.get("filename", "awm_app.py"))}
+                tools_, startup = app.load(
+                    request["source"], request.get("filename", "awm_app.py"), request.get("schema", "")
+                )
+                reply: dict[str, Any] = {"tools": tools_, "startup_sql": startup}
             elif op == "call" and kind == "app":
                 reply = app.call(request["tool"], request.get("arguments") or {}, _exchange, _notify)
             elif op == "load" and kind == "tools":
