@@ -56,6 +56,7 @@ class _App:
 
 
 _apps: dict[str, _App] = {}
+_loading: dict[str, threading.Lock] = {}
 _lock = threading.Lock()
 
 
@@ -84,7 +85,9 @@ def awm_tools(env_dir: Path, module_name: str) -> dict[str, Any]:
 
 def _load(source: str, schema: str) -> _App:
     digest = hashlib.sha256((source + "\0" + schema).encode()).hexdigest()
-    with _lock:
+    with _lock:  # one lock per app: a slow or hostile app's start never holds up another's
+        lock = _loading.setdefault(digest, threading.Lock())
+    with lock:
         app = _apps.get(digest)
         if app is not None:
             return app

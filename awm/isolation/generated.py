@@ -41,6 +41,7 @@ LIMITS = Limits()
 MAX_ERROR = 500
 _METHODS = frozenset({"query", "one", "value", "execute", "insert"})
 _cache: dict[str, tuple[Pool, list[dict[str, Any]]]] = {}
+_loading: dict[str, threading.Lock] = {}
 _lock = threading.Lock()
 
 
@@ -69,7 +70,9 @@ def isolated_tools(tools_path: Path, module_name: str) -> dict[str, ToolDef]:
 
 def _load(source: str, module_name: str) -> tuple[Pool, list[dict[str, Any]]]:
     digest = hashlib.sha256(source.encode()).hexdigest()
-    with _lock:
+    with _lock:  # one lock per tools.py: a slow or hostile one's start never holds up another's
+        lock = _loading.setdefault(digest, threading.Lock())
+    with lock:
         if digest in _cache:
             return _cache[digest]
         loaded: list[dict[str, Any]] = []

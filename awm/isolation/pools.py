@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import atexit
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 from awm.isolation.sandbox import Limits
 from awm.isolation.worker import Pool, Worker
 
-MAX_POOLS = 64  # pools kept; the least recently used idle ones beyond are closed (their workers end)
+MAX_POOLS = 24  # pools with live workers (each up to 2 of ~40-90 MiB); the least recently used beyond are closed
+IDLE_S = 600.0  # a pool unused this long is closed when another is created (it restarts on its next use)
 _pools: OrderedDict[tuple[str, str], Pool] = OrderedDict()
 _lock = threading.Lock()
 
@@ -24,9 +26,15 @@ def get_pool(
         if pool is None:
             pool = _pools[(kind, key)] = Pool(kind, limits or Limits(), setup, size)
         _pools.move_to_end((kind, key))
-        while len(_pools) > MAX_POOLS:
-            _, old = _pools.popitem(last=False)
-            old.close()
+        # pools stay (they are small, and their users hold them); what is closed is their workers
+        now = time.monotonic()
+        live = [p for k, p in _pools.items() if k != (kind, key) and p.busy_or_warm]
+        for p in live:
+            if now - p.last_used > IDLE_S:
+                p.close()
+        live = sorted((p for p in live if p.busy_or_warm), key=lambda p: p.last_used)
+        for p in live[: max(0, len(live) + 1 - MAX_POOLS)]:
+            p.close()
         return pool
 
 

@@ -42,6 +42,7 @@ class Worker:
         self.setup = setup
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.generation = 0  # the pool's generation it belongs to
         self._stderr: collections.deque[bytes] = collections.deque(maxlen=64)
         self._in = self._out = -1
 
@@ -170,6 +171,7 @@ class Pool:
         self.kind, self.limits, self.setup, self.size = kind, limits, setup, max(1, size)
         self._free: list[Worker] = []
         self._count = 0
+        self._generation = 0
         self._cond = threading.Condition()
         self.last_used = time.monotonic()
 
@@ -187,14 +189,25 @@ class Pool:
                     return self._free.pop()
                 if self._count < self.size:
                     self._count += 1
-                    return Worker(self.kind, self.limits, self.setup)
+                    worker = Worker(self.kind, self.limits, self.setup)
+                    worker.generation = self._generation
+                    return worker
                 self._cond.wait()
 
     def _give(self, worker: Worker) -> None:
         with self._cond:
             self.last_used = time.monotonic()
-            self._free.append(worker)
+            if worker.generation != self._generation:  # the pool was closed while it worked
+                worker.kill()
+            else:
+                self._free.append(worker)
             self._cond.notify()
+
+    @property
+    def busy_or_warm(self) -> bool:
+        """Whether the pool holds a worker (one at work, or one waiting that has started)."""
+        with self._cond:
+            return self._count > len(self._free) or any(w.alive for w in self._free)
 
     def warm(self) -> Worker:
         """Start one worker now (and keep it): its setup's result is what loading the code gives."""
@@ -207,8 +220,11 @@ class Pool:
         return worker
 
     def close(self) -> None:
+        """End every worker (one at work ends when its request does); the pool restarts on its next use."""
         with self._cond:
             for w in self._free:
                 w.kill()
             self._free.clear()
             self._count = 0
+            self._generation += 1
+            self._cond.notify_all()
