@@ -94,6 +94,11 @@ class World:
                 raise WorldBuildError(
                     f"{self.id} has no world builder (envs/{self.id}/world.py): only its canonical world"
                 )
+            if not self.manifest.trusted:  # a builder runs in this process: only reviewed code may
+                raise WorldBuildError(
+                    f"{self.id} is not trusted (env.json), so its world.py is not run: only its canonical world; "
+                    'review world.py and tools.py, then set "trusted": true'
+                )
             seed = build_seed(files.builder_path, self.key, self.clock)
             files = dataclasses.replace(files, seed=seed, tasks=[], verifiers=[])
         self.files = files

@@ -111,3 +111,13 @@ def test_untrusted_tools_find_nothing_of_the_host(tmp_path, monkeypatch):
     assert "root:x:0" not in shown and "gold" not in shown and "etc" not in res.result["ls"]
     assert res.result[str(secret)] == res.result[str(verifiers)] == "FileNotFoundError"
     assert not marker.exists()
+
+
+def test_an_untrusted_world_builder_is_never_run(pair):
+    from awm.worldgen import WorldBuildError, WorldKey
+
+    _, untrusted = pair
+    if untrusted.files.builder_path is None:
+        pytest.skip("the lab bundle has no world.py")
+    with pytest.raises(WorldBuildError, match="not trusted"):
+        untrusted.variant(WorldKey(seed=1))
