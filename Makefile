@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-all check lint format typecheck bench demo validate schemas clean
+.PHONY: install test test-all test-slow check lint format typecheck bench demo validate schemas clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,6 +27,9 @@ test: $(STAMP)
 
 test-all: $(STAMP)
 	$(PY) -m pytest -m "slow or not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check awm tests benchmarks examples

@@ -2,14 +2,17 @@
 
 Canonical forms (what ``AwmEnv.step`` accepts, as a dict or its JSON text):
     {"tool": "<name>", "arguments": {...}}     a tool call ("name" is accepted for "tool")
-    {"answer": <value>, "explanation": "..."}  the final answer; ends the episode (explanation optional)
+    {"answer": <value>, "explanation": "..."}  the final answer; ends the episode (explanation optional),
+                                               unless the value can never be of the task's answer type
     {"tool": "list_tools"}                     the tool list (AWM's meta-tool), changes nothing
     {"malformed": "<why>"}                     what a format wrapper sends when it cannot parse the model
                                                (with "submit": true for a malformed submit_answer call)
 The answer is a typed value (the task's answer schema: a number, a string, a date, a boolean, a list or
 an object; null for tasks that only change data). A call of the ``submit_answer`` tool (in every format,
-also through AWM's meta-tool ``call_tool``) is the same action; a malformed one is reported and does not
-end the episode. A model's plain-text reply (no tool call) is its answer as text: the strict fallback.
+also through AWM's meta-tool ``call_tool``) is the same action; a malformed one (arguments that do not
+parse, or an answer that can never be of the type: a number for a date, a list for a single value, ...;
+see ``Episode.submit``) is reported as a step flagged ``malformed`` and does not end the episode. A
+model's plain-text reply (no tool call) is its answer as text: the strict fallback.
 AWM's meta-tool form ``{"tool": "call_tool", "arguments": {"tool_name": ..., "arguments": ...}}`` is
 unwrapped to a plain tool call wherever it appears.
 """

@@ -31,7 +31,7 @@ from typing import Any
 
 from awm.answers import Expected, distractor_values, judge
 from awm.bundle import AnswerCheck, AnswerType
-from awm.episode import Episode
+from awm.episode import Episode, StepResult
 from awm.samples import probe_cases, value_pool
 from awm.tooling import ToolDef
 from awm.world import CompiledTask, World
@@ -142,7 +142,7 @@ class _Player:
         for name, args in calls:
             ep.call(name, args)
         same = _state(ep) == self.gold_state
-        return ep.submit(answer, explanation).rewards.outcome == 1.0, same
+        return _scores(ep.submit(answer, explanation)), same
 
     def declared_distractors(self, check: AnswerCheck | None) -> list[Any]:
         """The check's ``distractors_sql`` values on the initial state (run once per check)."""
@@ -164,7 +164,13 @@ class _Player:
             ep.close()
             return False, True, res.ok
         same = _state(ep) == self.gold_state
-        return ep.submit(answer).rewards.outcome == 1.0, same, res.ok
+        return _scores(ep.submit(answer)), same, res.ok
+
+
+def _scores(res: StepResult) -> bool:
+    """Whether a submission scored 1. A wrongly typed answer (a list for a scalar, ...) is a malformed step
+    that leaves the episode open and never scores: the probe is rejected as surely as a wrong value."""
+    return res.done and res.rewards.outcome == 1.0
 
 
 def _state(ep: Episode) -> str:

@@ -1,11 +1,18 @@
-"""The ``awm`` command line."""
+"""The ``awm`` command line.
+
+Exit codes, the same for every command: 0 done; 1 the command ran and what it found is a failure (validation
+problems, an audit leak, a missed catalog target, nothing scored); 2 a usage error, nothing was done (an unknown
+environment, task or agent, a bad option value, a path that cannot be read or written, a run folder holding
+another configuration); 130 interrupted (Ctrl-C)."""
 
 from __future__ import annotations
 
 import difflib
 import errno
+import inspect
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,8 +25,9 @@ from awm import __version__
 from awm.console import make_console
 from awm.dataset_cli import export_cmd, tasks_cmd
 from awm.distribution import TaskDistribution
-from awm.errors import AwmError
-from awm.eval.cli import eval_cmd, report_cmd
+from awm.errors import AwmError, UnknownEnvironmentError
+from awm.eval.cli import eval_cmd, given, report_cmd
+from awm.export import ExportFormat
 from awm.gen.cli import app as gen_app
 from awm.importers.cli import app as import_app
 from awm.registry import Registry
@@ -35,7 +43,8 @@ def error_line(e: BaseException) -> str:
 
 
 class _Group(TyperGroup):
-    """Every command's ``AwmError`` / ``OSError`` becomes one line on stderr and exit code 2, not a traceback."""
+    """Every command's ``AwmError`` / ``OSError`` becomes one line on stderr and exit code 2 (a usage error:
+    see the module's exit codes), not a traceback."""
 
     def invoke(self, ctx: Any) -> Any:  # typer.Context; the base class names a private type
         try:
@@ -59,10 +68,57 @@ app.add_typer(import_app, name="import")
 app.command("eval")(eval_cmd)
 app.command("report")(report_cmd)
 app.command("tasks")(tasks_cmd)
-app.command("export")(export_cmd)
+
+# what an --out file's extension says of its format (a --format that contradicts it is refused)
+EXTENSIONS = {".jsonl": ExportFormat.jsonl, ".ndjson": ExportFormat.jsonl, ".json": ExportFormat.jsonl}
+EXTENSIONS |= {".parquet": ExportFormat.parquet, ".pq": ExportFormat.parquet}
+
+
+def _export(ctx: typer.Context, **kw: Any) -> None:
+    """``awm export`` with its --out checked before any row is made: the format follows the file's extension
+    unless --format says otherwise (a contradiction is refused), and the folder must take a file."""
+    out: Path = kw["out"]
+    implied = EXTENSIONS.get(out.suffix.lower())
+    if implied is not None:
+        if given(ctx, "fmt") and kw["fmt"] != implied:
+            raise AwmError(
+                f"--format {kw['fmt'].value} but --out {out} ends in {out.suffix} ({implied.value}): "
+                f"give --out a .{kw['fmt'].value} name, or --format {implied.value}"
+            )
+        kw["fmt"] = implied
+    if out.is_dir():
+        raise AwmError(f"--out {out} is a folder: give a file name (e.g. {out / ('data.' + kw['fmt'].value)})")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise AwmError(f"cannot write --out {out}: {e.strerror or e}") from None
+    try:
+        export_cmd(**kw)
+    except Exception as e:  # DuckDB's own I/O errors (a full disk, ...), which are no OSError
+        if type(e).__name__ != "IOException" or not type(e).__module__.startswith("_duckdb"):
+            raise
+        raise AwmError(f"cannot write --out {out}: {error_line(e)}") from None
+
+
+_export.__doc__ = export_cmd.__doc__
+_sig = inspect.signature(export_cmd, eval_str=True)  # export_cmd's options, and the context
+_ctx = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
+_export.__signature__ = _sig.replace(parameters=[_ctx, *_sig.parameters.values()])  # type: ignore[attr-defined]
+app.command("export")(_export)
 app.command("view")(view_cmd)
 
 PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra root holding envs/ and verifiers/")]
+
+
+def check_names(reg: Registry, names: list[str] | None) -> None:
+    """Every name is an environment of ``reg`` (a broken one counts: it is the command's to report), or
+    ``UnknownEnvironmentError``: a usage error, before any work."""
+    entries = reg.entries()
+    for name in names or []:
+        if name not in entries:
+            raise UnknownEnvironmentError(name, difflib.get_close_matches(name, list(entries), 3), sorted(entries))
 
 
 def _print_version(value: bool) -> None:
@@ -125,7 +181,9 @@ def stats(
     median and p90 over the catalog."""
     from awm.stats import FIGURES, catalog_stats, check_targets
 
-    out = catalog_stats(Registry(path or []), names)
+    reg = Registry(path or [])
+    check_names(reg, names)
+    out = catalog_stats(reg, names)
     targets = check_targets(out) if check else []
     if check:
         out["targets"] = [r.model_dump() for r in targets]
@@ -181,6 +239,7 @@ def validate(
     from awm.validate import validate_env
 
     reg = Registry(path or [])
+    check_names(reg, names)
     targets = names or list(reg.entries())
     failed = 0
     for name in targets:
@@ -224,6 +283,7 @@ def audit(
     from awm.world import World
 
     reg = Registry(path or [])
+    check_names(reg, names)
     targets = names or list(reg.entries())
     failed = 0
     for name in targets:
@@ -286,13 +346,9 @@ def demo(
     path: PathOpt = None,
 ) -> None:
     """Play one task with its gold solution, printing each step's call, result, diff and rewards."""
-    try:
-        reg = Registry(path or [])
-        world = reg.load(env)
-        world, ct = TaskDistribution(env, registry=reg).resolve(task or world.default_task)
-    except AwmError as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(1) from e
+    reg = Registry(path or [])  # an unknown environment or task: AwmError, a usage error (exit 2)
+    world = reg.load(env)
+    world, ct = TaskDistribution(env, registry=reg).resolve(task or world.default_task)
     ep = world.episode(ct.id, seed=0)
     console.rule(f"{world.id}-v{world.version} · task {ct.id} ({ct.task.kind})")
     console.print(f"[bold]Task:[/bold] {ct.task.instruction}\n")
@@ -389,8 +445,12 @@ def serve(
         session_episodes=session_episodes,
         expose_rewards=expose_rewards,
     )
-    # binds both ports first: a busy one is an error
-    bound = prepare(cfg, host, port, control_host, control_port, view_runs=view_runs or [])
+
+    def say(line: str) -> None:  # progress and readiness: stderr, a line each, flushed (for a log or a pipe)
+        print(f"awm serve: {line}", file=sys.stderr, flush=True)
+
+    # binds both ports first (a busy one is an error at once), then loads for seconds, saying so
+    bound = prepare(cfg, host, port, control_host, control_port, view_runs=view_runs or [], progress=say)
     envs = ", ".join(bound.planes.store.envs)
     console.print(f"AWM Gym serving {envs}", markup=False)
     console.print(f"  agent plane:   {bound.agent_url}  (MCP: /envs/<env>/mcp · OpenAPI: /docs)", markup=False)
@@ -398,7 +458,8 @@ def serve(
         f"  control plane: {bound.control_url}  (trainer only: episodes, rewards · OpenAPI: /docs)", markup=False
     )
     console.print(f"  viewer:        {bound.control_url}/view/  (environments and runs)", markup=False)
-    bound.run()
+    console.file.flush()
+    bound.run(on_ready=lambda: say(f"ready: agent plane {bound.agent_url}, control plane {bound.control_url}"))
 
 
 @app.command("mcp")

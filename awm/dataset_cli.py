@@ -14,11 +14,14 @@ from rich.table import Table
 from awm.console import make_console
 from awm.distribution import TaskDistribution, TaskMode, WorldMode
 from awm.export import (
+    SPLIT_WORLDS,
     TASK_COLUMNS,
     TRAJECTORY_COLUMNS,
     ExportFormat,
     ExportPlan,
     ExportResult,
+    Split,
+    describe,
     task_rows,
     trajectory_rows,
     write,
@@ -138,9 +141,24 @@ def export_cmd(
     scale: Annotated[Scale, typer.Option("--scale", help="size of built worlds")] = Scale.small,
     distractors: Annotated[bool, typer.Option("--distractors", help="worlds with near-duplicate rows")] = False,
     num_worlds: Annotated[int, typer.Option("--num-worlds", min=0, help="0: world seed + i for instance i")] = 0,
-    start_world: Annotated[int, typer.Option("--start-world", min=0, help="the first world seed")] = 0,
-    fixed: Annotated[bool, typer.Option("--fixed/--no-fixed", help="include the fixed tasks")] = True,
-    split: Annotated[str, typer.Option("--split", help="label written in extra_info.split")] = "train",
+    start_world: Annotated[
+        int | None,
+        typer.Option("--start-world", min=0, help="the first world seed, in the split's seeds (default: its first)"),
+    ] = None,
+    fixed: Annotated[
+        bool | None,
+        typer.Option(
+            "--fixed/--no-fixed", help="the fixed tasks (canonical world): train split only (default: in train)"
+        ),
+    ] = None,
+    split: Annotated[
+        Split,
+        typer.Option(
+            "--split",
+            help="train (the only one with the fixed tasks), test or validation; each builds worlds from its own "
+            f"seeds ({', '.join(f'{k} {r.start}-{r.stop - 1}' for k, r in SPLIT_WORLDS.items())}): no row is in two",
+        ),
+    ] = Split.train,
     trajectories: Annotated[
         list[Path] | None, typer.Option("--trajectories", help="export these trajectory JSONL files instead")
     ] = None,
@@ -168,14 +186,33 @@ def export_cmd(
         registry=reg,
     )
     result = ExportResult()
-    n = write(task_rows(plan, result), out, fmt, TASK_COLUMNS)
-    per_env = ", ".join(f"{k} {v}" for k, v in result.per_env.items())
-    console.print(
-        f"[green]✓[/green] {n} task instances ({per_env}) from {result.worlds} built worlds → {out}"
-        + (f"; {result.skipped_duplicates} duplicate draws skipped" if result.skipped_duplicates else "")
-        + (
-            f"; templates left out of {', '.join(result.without_builder)} (no world builder)"
-            if result.without_builder
-            else ""
+    write(task_rows(plan, result), out, fmt, TASK_COLUMNS, metadata=lambda: describe(plan, result))
+    _print_summary(describe(plan, result), out)
+
+
+def _print_summary(meta: dict[str, Any], out: Path) -> None:
+    """What the file holds: split, environments, fixed tasks, worlds and instances, rows."""
+    block = meta["split_world_seeds"]
+    console.print(f"[green]✓[/green] {meta['rows']} rows → {escape(str(out))}")
+    console.print(f"  split               {meta['split']} (its world seeds: {block[0]}-{block[1]})")
+    console.print(f"  environments        {', '.join(f'{k} {v}' for k, v in meta['envs'].items()) or 'none'}")
+    fixed = f"yes, {meta['fixed_rows']} (canonical world)" if meta["fixed_tasks"] else "no"
+    if not meta["fixed_tasks"] and meta["split"] != Split.train:
+        fixed += " (the canonical world belongs to the train split)"
+    console.print(f"  fixed tasks         {fixed}")
+    if meta["world"] == "canonical":
+        worlds = "on the canonical world"
+    elif meta["world_seeds"]:
+        lo, hi = meta["world_seeds"]
+        worlds = (
+            f"on {meta['built_worlds']} built worlds, seeds {lo}-{hi} ({meta['scale']}"
+            f"{', distractors' if meta['distractors'] else ''})"
         )
+    else:
+        worlds = "on no built world"
+    notes = [f"{meta['skipped_duplicates']} duplicate draws skipped"] if meta["skipped_duplicates"] else []
+    if meta["templates_left_out"]:
+        notes.append(f"templates left out of {', '.join(meta['templates_left_out'])} (no world builder)")
+    console.print(
+        f"  template instances  {meta['template_instances']} {worlds}" + (f"; {'; '.join(notes)}" if notes else "")
     )

@@ -11,12 +11,14 @@ import difflib
 import json
 import sqlite3
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from awm import verify
 from awm.answers import judge
+from awm.bundle import AnswerSchema, AnswerType
 from awm.diff import (
     CHANGE_LOG,
     CHANGE_LOG_DDL,
@@ -213,19 +215,32 @@ class Episode:
     def reject(self, message: str) -> StepResult:
         """Record a step whose action could not be parsed at all; changes nothing."""
         self._ensure_open()
+        return self._malformed(message)
+
+    def _malformed(self, message: str, arguments: Any = None) -> StepResult:
         self.steps += 1
         self._phi_before = self._phi
         ch = RewardChannels(checks=dict(self._checks), progress=self._phi, malformed=True)
-        return self._finish(StepResult(None, None, False, error=CallError("malformed_action", message)), ch)
+        return self._finish(StepResult(None, arguments, False, error=CallError("malformed_action", message)), ch)
 
     def submit(self, answer: Any = None, explanation: str | None = None) -> StepResult:
         """End the episode with the final answer; the result carries the outcome.
 
         ``answer`` is a value of the task's answer type (``self.task.task.answer``); free text is the
-        strict fallback. ``explanation`` is prose for people and is never graded. Tasks that only
-        change data need no answer.
+        strict fallback, judged as the value it states, and ``None`` is no answer (it ends the episode and
+        scores 0). A value that can never be of the type (a number for a date, a list for a scalar, an
+        object without the answer's fields, ...) is a malformed submission: a step flagged ``malformed``
+        whose error says what to send, and the episode goes on. ``explanation`` is prose for people and is
+        never graded. Tasks that only change data need no answer (one given is not judged).
         """
         self._ensure_open()
+        args: dict[str, Any] = {"answer": answer}
+        if explanation is not None:
+            args["explanation"] = explanation
+        schema = self.task.task.answer
+        problem = answer_type_problem(schema, answer) if schema is not None else None
+        if schema is not None and problem is not None:
+            return self._malformed(_malformed_answer_message(schema, problem), args)
         self.steps += 1
         self.done = True
         ev = self.evaluate(answer)
@@ -238,9 +253,6 @@ class Episode:
             collateral=len(ev.frame.collateral),
             writes_ok=ev.frame.ok,
         )
-        args: dict[str, Any] = {"answer": answer}
-        if explanation is not None:
-            args["explanation"] = explanation
         res = StepResult(None, args, True, rewards=ch, done=True)
         res.reward = self._reward(ch)
         return res
@@ -457,6 +469,84 @@ class Episode:
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         shown = ", ".join(names[:40]) + (" ..." if len(names) > 40 else "")
         return f"unknown tool {str(tool)[:80]!r}.{hint} Available tools: {shown}"
+
+
+def _type_words(schema: AnswerSchema) -> str:
+    """What a value of ``schema`` is, for a message (never the expected value)."""
+    t = schema.type
+    if t == AnswerType.list:
+        return f"a list (JSON array) of {_type_words(AnswerSchema(type=schema.items or AnswerType.string))} items"
+    if t == AnswerType.object:
+        return "an object with the fields " + ", ".join(repr(k) for k in schema.fields or {})
+    return {
+        AnswerType.number: "a number",
+        AnswerType.string: "a string",
+        AnswerType.date: 'a date (a "YYYY-MM-DD" string)',
+        AnswerType.boolean: "true or false",
+    }[t]
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+def answer_type_problem(schema: AnswerSchema, value: Any, where: str = "the answer") -> str | None:
+    """Why ``value`` can never be an answer of type ``schema`` (None when it can be judged).
+
+    Judged, never malformed: text (the value itself for a string, else the strict free-text fallback),
+    ``None`` as the whole answer (no answer), a number for a string (its spelling). Malformed: any other
+    value outside the type, at any depth: a number or a list for a date, an object for a number, a list
+    for a scalar, a scalar for a list, an object with missing or unknown fields, a null item or field."""
+    if isinstance(value, str) or (value is None and where == "the answer"):
+        return None
+    t = schema.type
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if t == AnswerType.list and isinstance(value, (list, tuple)):
+        item = AnswerSchema(type=schema.items or AnswerType.string)
+        for i, element in enumerate(value):
+            if why := answer_type_problem(item, element, f"item {i} of {where}"):
+                return why
+        return None
+    if t == AnswerType.object and isinstance(value, dict):
+        fields = schema.fields or {}
+        if unknown := sorted(map(str, set(value) - set(fields))):
+            return f"{where} has no field {', '.join(map(repr, unknown))}; its fields are {sorted(fields)}"
+        if missing := [k for k in fields if k not in value]:
+            return f"{where} lacks the field {', '.join(map(repr, missing))}; its fields are {sorted(fields)}"
+        for k, sub in fields.items():
+            if why := answer_type_problem(sub, value[k], f"field {k!r} of {where}"):
+                return why
+        return None
+    fits = {
+        AnswerType.number: number,
+        AnswerType.string: number,
+        AnswerType.date: isinstance(value, (date, datetime)),
+        AnswerType.boolean: isinstance(value, bool),
+    }.get(t, False)
+    if fits:
+        return None
+    shown = json.dumps(value, default=str)
+    shown = "" if value is None else f" ({shown})" if len(shown) <= 60 else f" ({shown[:57]}...)"
+    return f"{where} must be {_type_words(schema)}, not {_json_type(value)}{shown}"
+
+
+def _malformed_answer_message(schema: AnswerSchema, problem: str) -> str:
+    return (
+        f"malformed submission, the episode goes on: {problem}. Submit again with the answer as "
+        f'{_type_words(schema)}: {{"answer": <the value>, "explanation": "..."}} (the arguments of '
+        f'submit_answer, or the final action); "answer" has the JSON Schema {json.dumps(schema.json_schema())}. '
+        'Prose goes in "explanation", which is never graded; free text is judged strictly as the value it states'
+    )
 
 
 def _parse_arguments(arguments: Any) -> tuple[dict[str, Any] | None, str, str | None]:

@@ -6,13 +6,17 @@ reward channels) are JSON text; ``prompt`` is the chat message list (system + us
 verl's ``prompt`` column expects; ``extra_info`` carries what an environment needs to rebuild the
 episode (``gym.make(env_id, world=..., tasks=...)`` then ``reset(options={"task_id": task_id})``).
 Parquet is written by DuckDB from a JSONL staging file with the schema stated column by column.
+
+Splits are disjoint by construction (``SPLIT_WORLDS``): the canonical world (the fixed tasks, and template
+instances drawn on it) belongs to the train split only, and each split builds its worlds from its own block
+of world seeds, so no (env, task id, world) row is in two splits.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -24,6 +28,7 @@ from awm.actions import agent_tools
 from awm.chat import system_prompt
 from awm.errors import AwmError
 from awm.registry import Registry
+from awm.templates import parse_instance_id
 from awm.world import CompiledTask, World, stable_int
 from awm.worldgen import Scale, WorldKey
 
@@ -34,7 +39,21 @@ class ExportFormat(StrEnum):
 
 
 class ExportError(AwmError):
-    """Nothing to export, or an instance whose gold solution does not score."""
+    """Nothing to export, an export that would cross splits, or an instance whose gold solution does not score."""
+
+
+class Split(StrEnum):
+    train = "train"
+    validation = "validation"
+    test = "test"
+
+
+# Each split's block of world seeds. The canonical world is the train split's alone (see ``ExportPlan.check``).
+SPLIT_WORLDS: dict[Split, range] = {
+    Split.train: range(0, 1_000_000),
+    Split.test: range(1_000_000, 2_000_000),
+    Split.validation: range(2_000_000, 3_000_000),
+}
 
 
 TASK_COLUMNS: dict[str, str] = {
@@ -80,7 +99,10 @@ TRAJECTORY_COLUMNS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class ExportPlan:
-    """Which instances: every fixed task once and/or ``per_template`` instances of every template."""
+    """Which instances: every fixed task once and/or ``per_template`` instances of every template.
+
+    ``fixed=None`` and ``start_world=None`` take the split's defaults: fixed tasks in the train split only,
+    world seeds from the first of the split's block (``SPLIT_WORLDS``)."""
 
     envs: Sequence[str]
     per_template: int = 10
@@ -89,13 +111,61 @@ class ExportPlan:
     scale: Scale = Scale.small
     distractors: bool = False
     num_worlds: int = 0
-    start_world: int = 0
-    fixed: bool = True
+    start_world: int | None = None
+    fixed: bool | None = None
     templates: bool = True
-    split: str = "train"
+    split: str = Split.train
     verify: bool = True
     require_builders: bool = True  # False: an env without world.py gives its fixed tasks only
     registry: Registry = field(default_factory=Registry, compare=False)
+
+    @property
+    def split_worlds(self) -> range:
+        """The world seeds that belong to this plan's split."""
+        try:
+            return SPLIT_WORLDS[Split(self.split)]
+        except ValueError:
+            raise ExportError(f"unknown split {self.split!r}: use {', '.join(Split)}") from None
+
+    @property
+    def include_fixed(self) -> bool:
+        return self.split == Split.train if self.fixed is None else self.fixed
+
+    @property
+    def first_world(self) -> int:
+        return self.split_worlds.start if self.start_world is None else self.start_world
+
+    def world_seed(self, i: int) -> int:
+        """The seed of the world that instance ``i`` of every template is drawn in."""
+        index = (self.seed + i) % self.num_worlds if self.num_worlds else self.seed + i
+        return self.first_world + index
+
+    def check(self) -> None:
+        """Refuse a plan whose rows could also be in another split."""
+        block = self.split_worlds
+        span = f"world seeds {block.start}-{block.stop - 1}"
+        if self.split != Split.train and self.include_fixed:
+            raise ExportError(
+                f"--split {self.split} with fixed tasks: they are on the canonical world, which belongs to the "
+                "train split only (leave out --fixed)"
+            )
+        if not (self.templates and self.per_template):
+            return
+        if not self.random_worlds:
+            if self.split != Split.train:
+                raise ExportError(
+                    f"--split {self.split} on the canonical world: it belongs to the train split only; "
+                    f"the {self.split} split draws built worlds from {span}"
+                )
+            return
+        if self.first_world not in block:
+            raise ExportError(f"--start-world {self.first_world} is outside the {self.split} split's {span}")
+        outside = [s for s in map(self.world_seed, range(self.per_template)) if s not in block]
+        if outside:
+            raise ExportError(
+                f"world seed {outside[0]} (--start-world {self.first_world}, --seed {self.seed}, --per-template "
+                f"{self.per_template}) is outside the {self.split} split's {span}"
+            )
 
 
 @dataclass
@@ -103,22 +173,50 @@ class ExportResult:
     rows: int = 0
     skipped_duplicates: int = 0
     worlds: int = 0
+    fixed_rows: int = 0
+    instance_rows: int = 0
+    world_seeds: tuple[int, int] | None = None  # the lowest and highest seed of the built worlds used
     per_env: dict[str, int] = field(default_factory=dict)
     without_builder: list[str] = field(default_factory=list)  # envs whose templates were left out
 
 
+def describe(plan: ExportPlan, result: ExportResult) -> dict[str, Any]:
+    """What an exported file holds (printed by ``awm export``, and the Parquet file's ``awm_export`` metadata)."""
+    block = plan.split_worlds
+    return {
+        "split": str(plan.split),
+        "split_world_seeds": [block.start, block.stop - 1],
+        "envs": dict(result.per_env),
+        "fixed_tasks": plan.include_fixed,
+        "fixed_rows": result.fixed_rows,
+        "world": "random" if plan.random_worlds else "canonical",
+        "world_seeds": list(result.world_seeds) if result.world_seeds else None,
+        "built_worlds": result.worlds,
+        "scale": str(plan.scale),
+        "distractors": plan.distractors,
+        "seed": plan.seed,
+        "per_template": plan.per_template,
+        "template_instances": result.instance_rows,
+        "skipped_duplicates": result.skipped_duplicates,
+        "templates_left_out": list(result.without_builder),
+        "rows": result.rows,
+    }
+
+
 def task_rows(plan: ExportPlan, result: ExportResult | None = None) -> Iterator[dict[str, Any]]:
-    """The dataset's rows, deterministic from the plan."""
+    """The dataset's rows, deterministic from the plan (checked first: ``ExportPlan.check``)."""
+    plan.check()
     result = result if result is not None else ExportResult()
     seen_worlds: set[tuple[str, WorldKey]] = set()
     for env in plan.envs:
         base = plan.registry.load(env)
         seen: set[str] = set()
         count = 0
-        if plan.fixed:
+        if plan.include_fixed:
             for tid in base.task_ids:
                 yield _row(base, base.tasks[tid], plan, count)
                 count += 1
+                result.fixed_rows += 1
         if plan.templates and base.templates and plan.random_worlds and base.files.builder_path is None:
             if plan.require_builders:
                 raise ExportError(f"{env} has no world builder: export its templates with --world canonical")
@@ -126,8 +224,7 @@ def task_rows(plan: ExportPlan, result: ExportResult | None = None) -> Iterator[
         elif plan.templates and base.templates:
             for i in range(plan.per_template):
                 if plan.random_worlds:
-                    index = (plan.seed + i) % plan.num_worlds if plan.num_worlds else plan.seed + i
-                    key = WorldKey(plan.start_world + index, plan.scale, plan.distractors)
+                    key = WorldKey(plan.world_seed(i), plan.scale, plan.distractors)
                     world = plan.registry.world(env, key)
                     seen_worlds.add((env, key))
                 else:
@@ -145,9 +242,12 @@ def task_rows(plan: ExportPlan, result: ExportResult | None = None) -> Iterator[
                         _check_gold(world, ct)
                     yield _row(world, ct, plan, count)
                     count += 1
+                    result.instance_rows += 1
         result.per_env[env] = count
         result.rows += count
     result.worlds = len(seen_worlds)
+    seeds = [k.seed for _, k in seen_worlds if k.seed is not None]
+    result.world_seeds = (min(seeds), max(seeds)) if seeds else None
 
 
 def _check_gold(world: World, ct: CompiledTask) -> None:
@@ -197,7 +297,7 @@ def _row(world: World, ct: CompiledTask, plan: ExportPlan, index: int) -> dict[s
             "task_id": task.id,
             "world": label,
             "template": task.template,
-            "split": plan.split,
+            "split": str(plan.split),
             "index": index,
         },
     }
@@ -253,8 +353,16 @@ def trajectory_rows(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
             }
 
 
-def write(rows: Iterable[dict[str, Any]], out: Path, fmt: ExportFormat, columns: dict[str, str]) -> int:
-    """Write ``rows`` (keys exactly ``columns``) to ``out``; returns the row count."""
+def write(
+    rows: Iterable[dict[str, Any]],
+    out: Path,
+    fmt: ExportFormat,
+    columns: dict[str, str],
+    metadata: Callable[[], dict[str, Any]] | None = None,
+) -> int:
+    """Write ``rows`` (keys exactly ``columns``) to ``out``; returns the row count. ``metadata`` (called once
+    the rows are written) becomes a Parquet file's ``awm_export`` key-value metadata, as JSON text; JSONL has
+    no place for it."""
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == ExportFormat.jsonl:
         n = 0
@@ -276,11 +384,12 @@ def write(rows: Iterable[dict[str, Any]], out: Path, fmt: ExportFormat, columns:
         if n == 0:
             raise ExportError("nothing to export")
         cols = ", ".join(f"'{name}': '{typ}'" for name, typ in columns.items())
+        kv = f", KV_METADATA {{awm_export: {_sql_text(json.dumps(metadata(), sort_keys=True))}}}" if metadata else ""
         con = duckdb.connect()
         try:
             con.execute(
                 f"COPY (SELECT * FROM read_json(?, format = 'newline_delimited', columns = {{{cols}}})) "
-                "TO '" + str(out).replace("'", "''") + "' (FORMAT parquet)",
+                f"TO {_sql_text(str(out))} (FORMAT parquet{kv})",
                 [str(staged)],
             )
         finally:
@@ -288,8 +397,42 @@ def write(rows: Iterable[dict[str, Any]], out: Path, fmt: ExportFormat, columns:
     return n
 
 
-def read_task_ids(path: Path) -> list[str]:
-    """The ``task_id`` column of an exported dataset (JSONL or Parquet), in order."""
+def _sql_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def read_metadata(path: Path) -> dict[str, Any] | None:
+    """A Parquet export's ``awm_export`` metadata (``describe``), or None."""
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        rows = con.execute("SELECT key, value FROM parquet_kv_metadata(?)", [str(path)]).fetchall()
+    finally:
+        con.close()
+    for key, value in rows:
+        if bytes(key) == b"awm_export":
+            data = json.loads(bytes(value))
+            return data if isinstance(data, dict) else None
+    return None
+
+
+@dataclass(frozen=True)
+class TaskRef:
+    """A dataset row resolved in its own environment."""
+
+    env: str
+    task_id: str
+    world: str  # the world's label: ``c`` (canonical) or that of a built world
+    where: str  # ``path:line`` (JSONL) or ``path row N`` (Parquet), for messages
+
+    @property
+    def key(self) -> str:
+        """``env/task_id``: task ids cannot hold a ``/``, so this names the task in one environment only."""
+        return f"{self.env}/{self.task_id}"
+
+
+def _dataset_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     if not path.is_file():
         raise ExportError(f"{path}: no such file")
     if path.suffix == ".parquet":
@@ -297,16 +440,59 @@ def read_task_ids(path: Path) -> list[str]:
 
         con = duckdb.connect()
         try:
-            return [r[0] for r in con.execute("SELECT task_id FROM read_parquet(?)", [str(path)]).fetchall()]
+            cur = con.execute("SELECT * FROM read_parquet(?)", [str(path)])
+            names = [d[0] for d in cur.description or []]
+            records = cur.fetchall()
         except duckdb.Error as e:
-            raise ExportError(f"{path}: cannot read a task_id column: {e}") from None
+            raise ExportError(f"{path}: cannot read it as Parquet: {e}") from None
         finally:
             con.close()
-    out = []
+        for n, values in enumerate(records, start=1):
+            yield f"{path} row {n}", dict(zip(names, values, strict=True))
+        return
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip():
             try:
-                out.append(str(json.loads(line)["task_id"]))
-            except (ValueError, KeyError, TypeError):
-                raise ExportError(f"{path}:{n}: not a row with a task_id") from None
-    return out
+                row = json.loads(line)
+            except ValueError:
+                raise ExportError(f"{path}:{n}: not a JSON row") from None
+            if not isinstance(row, dict):
+                raise ExportError(f"{path}:{n}: not a JSON object")
+            yield f"{path}:{n}", row
+
+
+def read_task_rows(path: Path, registry: Registry) -> list[TaskRef]:
+    """The rows of a dataset from ``awm export`` (JSONL or Parquet), in order, each resolved by its own
+    environment (``env``, else ``extra_info.env``), task id and world, never by task id alone: the same task
+    id may be in several environments. A row naming an unknown environment or task, or a world its task is
+    not on, is an error naming the row."""
+    refs, known = [], set(registry.names())
+    for where, row in _dataset_rows(path):
+        extra = row.get("extra_info")
+        extra = extra if isinstance(extra, dict) else {}
+        env, task_id, label = row.get("env") or extra.get("env"), row.get("task_id"), row.get("world")
+        if not isinstance(env, str) or not env:
+            raise ExportError(f"{where}: the row names no environment (an env column, or extra_info.env)")
+        if not isinstance(task_id, str) or not task_id:
+            raise ExportError(f"{where}: the row has no task_id")
+        if env not in known:
+            raise ExportError(f"{where}: unknown environment {env!r} (task {task_id})")
+        try:
+            world = registry.load(env)
+        except AwmError as e:
+            raise ExportError(f"{where}: {env}: {e}") from None
+        inst = parse_instance_id(task_id)
+        if task_id in world.task_ids:
+            on = "c"
+        elif inst is not None and inst[0] in world.templates:
+            try:
+                world.resolve(task_id)
+            except AwmError as e:
+                raise ExportError(f"{where}: {env} {task_id}: {e}") from None
+            on = inst[1]
+        else:
+            raise ExportError(f"{where}: no task {task_id!r} in {env}")
+        if label is not None and label != on:
+            raise ExportError(f"{where}: {env} {task_id} is on world {on}, but the row says world {label!r}")
+        refs.append(TaskRef(env, task_id, on, where))
+    return refs

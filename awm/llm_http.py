@@ -1,6 +1,8 @@
 """The one HTTP transport behind every OpenAI-compatible client here (generator and eval harness):
 POST a JSON body, retry timeouts, network errors, 429 and 5xx with exponential backoff and jitter
-(honouring ``Retry-After``), and hand anything else back to the caller to decide."""
+(honouring ``Retry-After``), and hand anything else back to the caller to decide. A caller's ``on_error``
+sees every failed answer first, so an answer that retrying cannot fix (a context overflow or a missing
+server feature, which some servers send as a 5xx) ends at once instead of being retried."""
 
 from __future__ import annotations
 
@@ -50,12 +52,15 @@ async def post_json(
     policy: RetryPolicy,
     *,
     on_refused: Callable[[httpx.Response, dict[str, Any]], str | Exception],
+    on_error: Callable[[httpx.Response, dict[str, Any]], Exception | None] | None = None,
     on_retry: Callable[[], None] = lambda: None,
     limit: Callable[[], contextlib.AbstractAsyncContextManager[Any]] = _no_limit,
     grace: float = 1.0,
 ) -> dict[str, Any]:
     """The JSON object a 200 answer holds. ``payload()`` builds the body for each attempt;
-    ``on_refused(resp, body)`` decides other answers: ``RETRY_NOW`` or an exception to raise."""
+    ``on_error(resp, body)``, when given, sees every other answer first and returns an exception to raise
+    at once (no retry) or None; then 429/5xx are retried and ``on_refused(resp, body)`` decides the rest:
+    ``RETRY_NOW`` or an exception to raise."""
     last, kind = "", "llm_error"
     for attempt in range(policy.retries + 1):
         body = payload()
@@ -68,6 +73,9 @@ async def post_json(
         except httpx.TransportError as e:
             last, kind = f"network error: {type(e).__name__}", "llm_connection"
         else:
+            final = on_error(resp, body) if on_error is not None and resp.status_code != 200 else None
+            if final is not None:
+                raise final
             if resp.status_code == 200:
                 try:
                     data = resp.json()

@@ -47,10 +47,14 @@ def _old_matcher(rev: str) -> types.ModuleType:
 
 
 def _legacy_root(rev: str, tmp: Path) -> tuple[Path, dict[str, dict[str, dict[str, Any]]]]:
-    """A root with today's worlds and the old verifiers (minus what today's records reject)."""
+    """A root with today's worlds and the old verifiers (minus what today's records reject).
+
+    Fixed tasks only: the old revision had no task templates, so the world's ``templates.jsonl`` (whose
+    verifier half lives beside today's verifiers) is left out, and the before/after audits cover the same tasks.
+    """
     legacy: dict[str, dict[str, dict[str, Any]]] = {}
     for env in ENVS:
-        shutil.copytree(ROOT / "envs" / env, tmp / "envs" / env)
+        shutil.copytree(ROOT / "envs" / env, tmp / "envs" / env, ignore=shutil.ignore_patterns("templates.jsonl"))
         new = {json.loads(x)["task_id"]: json.loads(x) for x in (ROOT / f"verifiers/{env}/verifiers.jsonl").open()}
         out = []
         legacy[env] = {}

@@ -52,7 +52,7 @@ def test_list_json() -> None:
     )
 
 
-@pytest.mark.parametrize(("command", "code"), [("list", 2), ("validate", 2), ("audit", 2), ("demo", 1)])
+@pytest.mark.parametrize(("command", "code"), [("list", 2), ("validate", 2), ("audit", 2), ("demo", 2)])
 def test_a_missing_path_is_an_error(command: str, code: int, tmp_path: Path) -> None:
     res = invoke(command, "--path", "/nonexistent")
     assert res.exit_code == code, res.output
@@ -82,12 +82,13 @@ def test_eval_into_an_unwritable_out_is_a_message() -> None:
 
 
 def test_unknown_environment_and_task_get_suggestions() -> None:
+    """Usage errors: exit 2, like an unknown name in every other command (tests/test_cli_exit_codes.py)."""
     res = invoke("eval", "--agent", "oracle", "--envs", "onlin_store")
-    assert res.exit_code == 1 and "Did you mean 'online_store'?" in res.output
+    assert res.exit_code == 2 and "Did you mean 'online_store'?" in res.output
     res = invoke("eval", "--agent", "oracle", "--envs", "online_store", "--task-id", "t09_aprove_priya_return")
-    assert res.exit_code == 1 and "Did you mean t09_approve_priya_return" in " ".join(res.output.split())
+    assert res.exit_code == 2 and "Did you mean t09_approve_priya_return" in " ".join(res.output.split())
     res = invoke("eval", "--agent", "oracle", "--envs", "online_store", "--task-id", "t99_nope")
-    assert res.exit_code == 1 and "closest of the 17 task ids" in " ".join(res.output.split())
+    assert res.exit_code == 2 and "closest of the 17 task ids" in " ".join(res.output.split())
     res = invoke("audit", "online_store", "--task", "t09_aprove_priya_return")
     assert res.exit_code == 2 and "Did you mean t09_approve_priya_return" in " ".join(res.output.split())
 

@@ -33,6 +33,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,6 +75,54 @@ def test_readme_blocks_are_well_formed() -> None:
     # nothing that a fresh shell lacks (a bare `awm` or `python`) or that installs packages, unless skipped
     problems = [p for block in BLOCKS for p in block.problems()]
     assert not problems, "\n".join(problems)
+
+
+def test_slow_blocks_run_with_m_slow() -> None:
+    """A block marked slow is deselected by default and runs under ``-m slow`` (``make test-all``): it carries
+    the slow mark and nothing else (no skip, no requirement, nothing that keeps the harness from running it)."""
+    slow = [b for b in BLOCKS if b.slow]
+    assert slow, "no README block is marked slow: drop this test or restore the directive"
+    for block in slow:
+        marks = _param(block).marks  # type: ignore[attr-defined]
+        assert [m.name for m in marks] == ["slow"], block.id
+        assert block.skip is None and not block.skip_prefixes and not block.requires and not block.problems()
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-o", "addopts=", "-q", "-m", "slow", "-p", "no:cacheprovider",
+         __file__],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    for block in slow:
+        assert f"test_readme_block_runs_as_pasted[{block.id}]" in out.stdout, out.stdout + out.stderr
+
+
+_WRITES = re.compile(r"--(?:out|output-dir)[= ](\S+)")
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a clone")
+def test_what_the_readme_writes_into_the_clone_is_ignored_by_git() -> None:
+    """The README's commands write into the clone (``--out data/...``, ``--out imported``, ``--out runs/...``):
+    a ``git status`` after following it must stay clean."""
+    written = {
+        path
+        for block in BLOCKS
+        if block.lang == "bash" and block.skip is None
+        for cmd in block.commands()
+        if block.skipped_because(cmd) is None
+        for path in _WRITES.findall(cmd.text)
+    }
+    assert {"data/train.parquet", "imported", "runs/oracle"} <= written, written
+    for path in sorted(written):
+        as_file_or_folder = (path, path.rstrip("/") + "/")
+        checks = [subprocess.run(["git", "check-ignore", "-q", "--no-index", p], cwd=ROOT) for p in as_file_or_folder]
+        assert any(c.returncode == 0 for c in checks), f"README blocks write {path}, and .gitignore does not ignore it"
+
+
+def test_the_ray_section_explains_the_token_auth_warning() -> None:
+    """Ray prints a token-authentication warning on ``ray.init()``; the tests set RAY_AUTH_MODE=disabled
+    (``DocsRunner``, ``.ci/run``), and the README says what the warning means and how to silence it."""
+    section = README.split("## Many machines: Ray", 1)[1].split("\n## ", 1)[0]
+    assert "Token authentication" in section and "export RAY_AUTH_MODE=disabled" in section
+    assert "ray.init()" in section.split("RAY_AUTH_MODE=disabled", 1)[0]
 
 
 def test_every_command_is_in_the_readme():

@@ -1,9 +1,13 @@
 """Episodes on a real in-memory SQLite database: isolation, transactions, bad input, channels."""
 
+import datetime
 import json
 
 import pytest
 
+import awm
+from awm.bundle import AnswerSchema, AnswerType
+from awm.episode import answer_type_problem
 from awm.errors import EpisodeClosedError
 from awm.rewards import RewardSpec
 
@@ -222,3 +226,85 @@ def test_discounted_shaping_follows_gamma_phi_prime_minus_phi(mini_world):
     assert r.rewards.progress_delta == pytest.approx(0.9)  # 0.9 * 1 - 0
     assert ep.call("search_products", {"query": "a"}).rewards.progress_delta == pytest.approx(-0.1)
     assert ep.submit().rewards.progress_delta == -1.0  # Φ(terminal) = 0
+
+
+# -- the final answer's type ------------------------------------------------------------------------
+# (env, task, a value that can never be of the task's answer type, what the message names)
+WRONG_TYPE = [
+    ("library", "t02_clark_due_date", 19, 'a date (a "YYYY-MM-DD" string), not a number'),  # a date
+    ("library", "t02_clark_due_date", ["2026-04-19"], "not a list"),
+    ("online_store", "t01_priya_2026_spend", {"total": 453.06}, "must be a number, not an object"),
+    ("online_store", "t01_priya_2026_spend", True, "must be a number, not a boolean"),
+    ("online_store", "t02_best_rated_kitchen", ["Countertop Blender Pro"], "must be a string, not a list"),
+    ("online_store", "t04_boots_sold_out", 9, "a list (JSON array)"),  # a scalar for a list
+    ("online_store", "t04_boots_sold_out", ["RDG-TRB-09", ["RDG-TRB-11"]], "item 1 of the answer must be a string"),
+    ("online_store", "t03_liam_tracking", {"carrier": "FedEx"}, "lacks the field 'tracking_number'"),
+    ("online_store", "t03_liam_tracking", ["FedEx", "770403560786"], "an object with the fields"),
+    ("it_helpdesk", "t05_barbara_vpn_deadline", {"due_date": "2026-03-26", "breached": "yes", "x": 1}, "no field 'x'"),
+    ("it_helpdesk", "t05_barbara_vpn_deadline", {"due_date": 26, "breached": True}, "field 'due_date' of the answer"),
+    ("it_helpdesk", "t05_barbara_vpn_deadline", {"due_date": "2026-03-26", "breached": 1}, "true or false"),
+]
+
+
+@pytest.mark.parametrize(("env", "task_id", "answer", "says"), WRONG_TYPE)
+def test_a_wrongly_typed_answer_is_malformed_and_the_episode_goes_on(env, task_id, answer, says):
+    """What the README promises: a malformed submission does not end the episode. A value that can never be of
+    the answer type is one: a step flagged malformed whose message says what to send; the episode goes on."""
+    world = awm.load(env)
+    ep = world.episode(task_id)
+    res = ep.submit(answer, explanation="my reasoning")
+    assert not res.done and not ep.done and not res.ok and ep.steps == 1
+    assert res.rewards.malformed and res.rewards.outcome is None and res.reward == 0.0
+    assert res.error is not None and res.error.code == "malformed_action"
+    msg = res.error.message
+    assert "the episode goes on" in msg and says in msg, msg
+    schema = json.dumps(ep.task.task.answer.json_schema())
+    assert schema in msg and '"answer"' in msg and "explanation" in msg  # what to send and how
+    assert res.arguments == {"answer": answer, "explanation": "my reasoning"}  # recorded as sent
+    assert res.observation() == {"ok": False, "error": res.error.to_dict()}
+    final = ep.submit(world.task(task_id).verifier.gold.answer)
+    assert final.done and final.rewards.outcome == 1.0 and ep.steps == 2
+
+
+@pytest.mark.parametrize(
+    ("env", "task_id", "answer"),
+    [
+        ("library", "t02_clark_due_date", "19"),  # text: the strict fallback, judged (and wrong)
+        ("library", "t02_clark_due_date", "April 20, 2026"),
+        ("online_store", "t01_priya_2026_spend", "453.06 or 453.07"),
+        ("online_store", "t02_best_rated_kitchen", 12),  # a number is a string's spelling
+        ("online_store", "t04_boots_sold_out", "RDG-TRB-09"),
+        ("online_store", "t04_boots_sold_out", []),
+        ("online_store", "t03_liam_tracking", "FedEx 770403560786"),
+        ("online_store", "t03_liam_tracking", {"carrier": "UPS", "tracking_number": 770403560786}),
+        ("it_helpdesk", "t05_barbara_vpn_deadline", {"due_date": "March 26", "breached": "no"}),
+        ("online_store", "t01_priya_2026_spend", None),  # no answer: ends the episode, scores 0
+        ("online_store", "t01_priya_2026_spend", ""),
+    ],
+)
+def test_answers_of_the_type_or_free_text_are_judged_and_end_the_episode(env, task_id, answer):
+    ep = awm.load(env).episode(task_id)
+    res = ep.submit(answer)
+    assert res.done and ep.done and not res.rewards.malformed and res.rewards.outcome == 0.0, res.error
+
+
+def test_a_write_task_takes_any_answer_without_judging_it(mini_world):
+    for answer in (19, [1], {"a": 1}, "done"):
+        ep = mini_world.episode("t03_cancel_alan")
+        ep.call("set_order_status", {"order_id": 1, "status": "cancelled"})
+        res = ep.submit(answer)
+        assert res.done and res.rewards.outcome == 1.0 and not res.rewards.malformed
+
+
+def test_answer_type_problem_only_for_values_that_can_never_be_the_type():
+    number, date_ = AnswerSchema(type=AnswerType.number), AnswerSchema(type=AnswerType.date)
+    strings = AnswerSchema(type=AnswerType.list, items=AnswerType.string)
+    for ok in (1, 2.5, "about 3", "", None):
+        assert answer_type_problem(number, ok) is None, ok
+    for bad in (True, [1], {"n": 1}):
+        assert answer_type_problem(number, bad), bad
+    assert answer_type_problem(date_, datetime.date(2026, 4, 19)) is None  # the Python API may pass a date
+    assert answer_type_problem(date_, 20260419) and answer_type_problem(date_, False)
+    assert answer_type_problem(strings, ["a", 1, "b"]) is None and answer_type_problem(strings, "a, b") is None
+    assert "item 1 of the answer" in (answer_type_problem(strings, ["a", None]) or "")
+    assert answer_type_problem(AnswerSchema(type=AnswerType.string), False)

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from awm.cli import app
 from awm.distribution import TaskDistribution
-from awm.export import TASK_COLUMNS, TRAJECTORY_COLUMNS
+from awm.export import SPLIT_WORLDS, TASK_COLUMNS, TRAJECTORY_COLUMNS, Split, read_metadata
 from awm.gym import RecordTrajectory, register_all
 from awm.registry import Registry
 from tests.conftest import FIXTURE_ROOT
@@ -30,7 +30,7 @@ def export(*args: str | Path) -> Any:
 
 def _summary(output: str) -> tuple[int, int]:
     """(rows, skipped duplicates) from the command's summary line."""
-    rows = re.search(r"(\d+) task instances", output)
+    rows = re.search(r"(\d+) rows →", output)
     skipped = re.search(r"(\d+) duplicate draws skipped", output)
     assert rows, output
     return int(rows.group(1)), int(skipped.group(1)) if skipped else 0
@@ -67,7 +67,7 @@ def test_row_count_is_fixed_tasks_plus_instances_minus_duplicates(exported: dict
     path, output = exported["random.jsonl"]
     rows, skipped = _summary(output)
     assert len(_jsonl(path)) == rows == FIXED + 4 * TEMPLATES - skipped
-    assert "from 4 built worlds" in output
+    assert "on 4 built worlds" in output
     path, output = exported["canonical.parquet"]
     rows, skipped = _summary(output)
     # the canonical world has 3 + 2 + 1 slot rows (cancel_order in two phrasings): duplicates are certain
@@ -174,6 +174,76 @@ def test_a_template_whose_gold_does_not_score_stops_the_export(bundle_copy: Path
     assert res.exit_code == 2, res.output
     assert re.search(r"mini_shop cancel_order\.s\d+\.\d+(\.u)?: the gold solution does not score outcome 1", res.output)
     assert not out.exists() and not list(tmp_path.glob("*.part"))  # no partial dataset left behind
+
+
+# -- splits ---------------------------------------------------------------------------------------
+def _ids(path: Path) -> set[tuple[str, str, str]]:
+    return {(r["env"], r["task_id"], r["world"]) for r in _jsonl(path)}
+
+
+def test_splits_share_no_row_and_only_train_has_the_fixed_tasks(tmp_path: Path) -> None:
+    paths = {}
+    for split, extra in (("train", []), ("test", ["--start-world", "1000000"]), ("validation", [])):
+        paths[split] = tmp_path / f"{split}.jsonl"
+        res = export("-o", paths[split], "-f", "jsonl", "--per-template", "4", "--split", split, *extra)
+        assert res.exit_code == 0, res.output
+    ids = {split: _ids(path) for split, path in paths.items()}
+    assert all(ids.values())
+    assert (
+        not ids["train"] & ids["test"] and not ids["train"] & ids["validation"] and not ids["test"] & ids["validation"]
+    )
+    for split, path in paths.items():
+        rows = _jsonl(path)
+        fixed = {r["task_id"] for r in rows if r["template"] is None}
+        assert fixed == ({"t01_lamp_price", "t02_buy_lamp", "t03_cancel_alan"} if split == "train" else set())
+        assert all(r["extra_info"]["split"] == split for r in rows)
+        block = SPLIT_WORLDS[Split(split)]
+        assert all(r["world_seed"] in block for r in rows if r["template"] is not None)
+
+
+def test_the_summary_and_the_parquet_metadata_say_what_the_file_holds(tmp_path: Path) -> None:
+    out = tmp_path / "test.parquet"
+    res = export("-o", out, "--per-template", "2", "--split", "test")
+    assert res.exit_code == 0, res.output
+    rows, _ = _summary(res.output)
+    text = " ".join(res.output.split())
+    assert "split test (its world seeds: 1000000-1999999)" in text
+    assert f"environments mini_shop {rows}" in text
+    assert "fixed tasks no (the canonical world belongs to the train split)" in text
+    assert f"template instances {rows} on 2 built worlds, seeds 1000000-1000001 (small)" in text
+    meta = read_metadata(out)
+    assert meta is not None
+    assert {
+        k: meta[k] for k in ("split", "envs", "fixed_tasks", "fixed_rows", "world_seeds", "template_instances")
+    } == {
+        "split": "test",
+        "envs": {"mini_shop": rows},
+        "fixed_tasks": False,
+        "fixed_rows": 0,
+        "world_seeds": [1_000_000, 1_000_001],
+        "template_instances": rows,
+    }
+    assert meta["rows"] == rows == duckdb.sql(f"SELECT COUNT(*) FROM read_parquet('{out}')").fetchall()[0][0]
+    res = export("-o", tmp_path / "train.jsonl", "-f", "jsonl", "--per-template", "1")
+    assert "fixed tasks yes, 3 (canonical world)" in " ".join(res.output.split())
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--split", "test", "--fixed"], "--split test with fixed tasks: they are on the canonical world"),
+        (["--split", "test", "--world", "canonical"], "--split test on the canonical world: it belongs to the train"),
+        (["--split", "test", "--start-world", "0"], "--start-world 0 is outside the test split's world seeds"),
+        (["--start-world", "1000000"], "--start-world 1000000 is outside the train split's world seeds 0-999999"),
+        (["--seed", "999999", "--per-template", "2"], "world seed 1000000 (--start-world 0, --seed 999999"),
+        (["--split", "validation", "--num-worlds", "2", "--start-world", "2999999"], "world seed 3000000"),
+    ],
+)
+def test_an_export_that_would_cross_splits_is_refused(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "x.jsonl"
+    res = export("-o", out, "-f", "jsonl", *args)
+    assert res.exit_code == 2, res.output
+    assert message in " ".join(res.output.split()) and not out.exists()
 
 
 def test_an_unknown_env_is_an_error(tmp_path: Path) -> None:

@@ -85,4 +85,4 @@ def test_cli_list_and_demo():
     assert demo.exit_code == 0, demo.output
     assert "place_order" in demo.output and "outcome=1.0" in demo.output and '"op": "insert"' in demo.output
     bad = runner.invoke(app, ["demo", "nope", "-p", str(FIXTURE_ROOT)])
-    assert bad.exit_code == 1 and "unknown environment" in bad.output
+    assert bad.exit_code == 2 and "unknown environment" in bad.output  # a usage error (README: exit codes)

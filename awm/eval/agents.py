@@ -17,12 +17,14 @@ import asyncio
 import json
 import random
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from awm.actions import Answer, parse_hermes, parse_openai_message, to_json_action
 from awm.chat import system_prompt
-from awm.eval.llm import ChatClient, ContextLengthExceeded, LLMRefused, ToolsUnsupported
+from awm.eval.llm import ChatClient, Completion, ContextLengthExceeded, LLMError, LLMRefused, ToolsUnsupported
 from awm.eval.toolselect import select_tools, shorten_tools
 from awm.submit import SUBMIT
 from awm.world import World
@@ -191,9 +193,16 @@ class ChatAgent:
     after the task (AWM uses 3). ``max_tools=n`` offers only the n tools most relevant to the instruction
     and ``short_descriptions`` one-sentence tool descriptions, for small context windows.
 
+    ``auto`` also switches when a request with tools fails because of them (llama-server without
+    ``--jinja``, Ollama's "does not support tools", vLLM without a tool parser, a chat template that cannot
+    render tool calls or tool results): once, for the whole run; an episode under way goes on with its
+    history rewritten as text.
+
     A reply cut off at ``max_tokens`` (``finish_reason`` "length") is never taken as the final answer:
-    its complete tool calls run; with none, the episode is ``truncated`` (``max_tokens``).
-    ``notes`` says what ``auto`` found."""
+    its complete tool calls run; with none, the episode is ``truncated`` (``max_tokens``), and the
+    error carries the turn's usage and the cut text for the record.
+    ``notes`` says what ``auto`` found; ``on_note`` hears each note when it is made (default: printed
+    to stderr at once, ``note: ...``)."""
 
     name = "openai"
 
@@ -208,6 +217,7 @@ class ChatAgent:
         max_calls_per_turn: int = 16,
         max_tools: int | None = None,
         short_descriptions: bool = False,
+        on_note: Callable[[str], None] | None = None,
     ):
         if tool_format not in ("auto", "native", "text"):
             raise ValueError(f"tool_format must be auto, native or text, not {tool_format!r}")
@@ -226,8 +236,21 @@ class ChatAgent:
         self.max_tools = max_tools
         self.short_descriptions = short_descriptions
         self.notes: list[str] = []
+        self.on_note = on_note or _print_note
         self.tools_checked = tool_format != "auto"
         self._check_lock: asyncio.Lock | None = None
+
+    def note(self, note: str) -> None:
+        """Record a note for run.json and say it now (a run can take hours: it must not wait for the end)."""
+        self.notes.append(note)
+        self.on_note(note)
+
+    def use_text(self, why: str) -> None:
+        """``auto``: send tools as ``<tool_call>`` text from now on, for every episode (said once)."""
+        self.tools_checked = True
+        if not self.text_mode:
+            self.text_mode = True
+            self.note(f"switched to text tool format because {why}: tools are <tool_call> text from now on")
 
     def start(self, spec: EpisodeSpec) -> AgentEpisode:
         return _ChatEpisode(self, spec)
@@ -250,22 +273,18 @@ class ChatAgent:
                 with_tools = await self.client.prompt_tokens(messages, tools)
                 without = await self.client.prompt_tokens(messages)
             except ToolsUnsupported as e:
-                self.text_mode, self.tools_checked = True, True
-                self.notes.append(f"the server refuses native tools ({e}): using <tool_call> text")
-                return
+                return self.use_text(f"the server refuses native tools ({e})")
             except LLMRefused as e:  # e.g. max_tokens=1 refused: the real requests will tell
                 self.tools_checked = True
-                self.notes.append(f"could not check whether the server renders tools ({e}); sending them natively")
+                self.note(f"could not check whether the server renders tools ({e}); sending them natively")
                 return
             self.tools_checked = True
             if not (with_tools and without):
-                self.notes.append("the server reports no prompt tokens: cannot check that it renders the tools")
+                self.note("the server reports no prompt tokens: cannot check that it renders the tools")
             elif with_tools - without < len(json.dumps(tools)) / 20:  # JSON is ~4 characters a token
-                self.text_mode = True
-                self.notes.append(
+                self.use_text(
                     f"the server accepts tools but does not show them to the model ({with_tools} prompt tokens "
-                    f"with the tools, {without} without; e.g. a chat template without tool support): "
-                    "using <tool_call> text"
+                    f"with the tools, {without} without; e.g. a chat template without tool support)"
                 )
 
     async def aclose(self) -> None:
@@ -291,32 +310,50 @@ class _ChatEpisode:
         turns = self.turns if self.agent.history is None else self.turns[-self.agent.history :]
         return head + [m for t in turns for m in t]
 
+    def _use_text(self) -> None:
+        """Go on in text format: the system prompt lists the tools, and the turns so far are rewritten as
+        ``<tool_call>`` / ``<tool_response>`` text (a server that fails on native tools fails on their history)."""
+        self.text_mode = True
+        self.turns = [_as_text(turn) for turn in self.turns]
+
     async def act(self) -> Turn:
         a = self.agent
         if not a.tools_checked and not self.turns:
             await a.check_tools(self._messages(), self.tools)
-            self.text_mode = a.text_mode
+        if a.text_mode and not self.text_mode:  # the run switched to text (here or in another episode)
+            self._use_text()
         requests = 0
-        while True:
-            requests += 1
-            try:
-                comp = await a.client.complete(
-                    self._messages(),
-                    tools=None if self.text_mode else self.tools,
-                    temperature=a.temperature,
-                    max_tokens=a.max_tokens,
-                    seed=self.spec.seed % 2**31,
-                )
-                break
-            except ToolsUnsupported:
-                if a.tool_format != "auto" or self.text_mode or self.turns:
-                    raise
-                a.text_mode = self.text_mode = True  # this server has no native tools: use text from now on
+        try:
+            while True:
+                requests += 1
+                try:
+                    comp = await a.client.complete(
+                        self._messages(),
+                        tools=None if self.text_mode else self.tools,
+                        temperature=a.temperature,
+                        max_tokens=a.max_tokens,
+                        seed=self.spec.seed % 2**31,
+                    )
+                    break
+                except ToolsUnsupported as e:
+                    if a.tool_format != "auto" or self.text_mode:
+                        raise
+                    a.use_text(f"the server failed a request with native tools ({e})")
+                    self._use_text()
+            return self._turn(comp, requests)
+        except LLMError as e:  # what this turn cost goes into the episode's record all the same
+            e.requests = requests
+            raise
+
+    def _turn(self, comp: Completion, requests: int) -> Turn:
+        a = self.agent
         msg = comp.message
         cut = comp.finish_reason == "length"
         content = msg.get("content")
         content = content if isinstance(content, str) else None
         native = [c for c in (msg.get("tool_calls") or []) if c is not None][: a.max_calls_per_turn]
+        if cut:  # a call cut off mid-way has arguments that do not parse: only the complete ones run
+            native = [c for c in native if _complete_call(c)]
         actions: list[Action] = []
         if native:
             calls = []
@@ -326,14 +363,20 @@ class _ChatEpisode:
                 parsed = parse_openai_message({"tool_calls": [call]})
                 actions.append(Action(to_json_action(parsed), call, call_id))
                 calls.append(_echo_call(call, call_id))
-            assistant: dict[str, Any] = {"role": "assistant", "content": content, "tool_calls": calls}
+            # content "" rather than null: some chat templates (Qwen3's in llama-server) fail on a null one
+            assistant: dict[str, Any] = {"role": "assistant", "content": content or "", "tool_calls": calls}
         else:
             text = content or ""
             blocks = _TOOL_CALL_BLOCK.findall(_THINK.sub("", text))[: a.max_calls_per_turn]
             if cut:  # the last block may be cut off mid-way; a cut reply is never the answer
                 blocks = [b for b in blocks if b.rstrip().endswith("</tool_call>")]
                 if not blocks:
-                    raise ContextLengthExceeded("the reply was cut off at max_tokens", reason="max_tokens")
+                    error = ContextLengthExceeded("the reply was cut off at max_tokens", reason="max_tokens")
+                    error.prompt_tokens, error.completion_tokens = comp.prompt_tokens, comp.completion_tokens
+                    cut_calls = msg.get("tool_calls")  # tool calls cut mid-way, when the reply is nothing else
+                    dropped = json.dumps(cut_calls, ensure_ascii=False) if cut_calls else ""
+                    error.reply = content or comp.reasoning or dropped
+                    raise error
             actions = [Action(to_json_action(parse_hermes(b)), b) for b in blocks]
             if not actions:  # no tool call: the text is the answer (the strict free-text fallback)
                 parsed = parse_openai_message({"content": text})
@@ -353,6 +396,47 @@ class _ChatEpisode:
             turn[-1]["content"] += "\n" + block
         else:
             turn.append({"role": "user", "content": block})
+
+
+def _print_note(note: str) -> None:
+    print(f"note: {note}", file=sys.stderr, flush=True)
+
+
+def _complete_call(call: Any) -> bool:
+    """Whether a tool call of a reply cut at max_tokens is whole: a name, and arguments that parse."""
+    fn = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+        return False
+    args = fn.get("arguments")
+    if isinstance(args, dict):
+        return True
+    try:
+        return isinstance(args, str) and isinstance(json.loads(args), dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def _as_text(turn: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A native turn (an assistant message with ``tool_calls``, then ``tool`` results) as the text format
+    writes it: ``<tool_call>`` blocks in the assistant's content, the results as one user message of
+    ``<tool_response>`` blocks. A turn in text format already is returned as it is."""
+    out: list[dict[str, Any]] = []
+    results: list[str] = []
+    for m in turn:
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            blocks = []
+            for call in m["tool_calls"]:
+                fn = call["function"]
+                payload = {"name": fn["name"], "arguments": json.loads(fn["arguments"])}
+                blocks.append(f"<tool_call>\n{json.dumps(payload, ensure_ascii=False)}\n</tool_call>")
+            out.append({"role": "assistant", "content": "\n".join([m.get("content") or "", *blocks]).lstrip("\n")})
+        elif m["role"] == "tool":
+            results.append(f"<tool_response>\n{m['content']}\n</tool_response>")
+        else:
+            out.append(m)
+    if results:
+        out.append({"role": "user", "content": "\n".join(results)})
+    return out
 
 
 def _echo_call(call: dict[str, Any], call_id: str) -> dict[str, Any]:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from awm.console import make_console
+from awm.errors import AwmError
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -26,6 +29,7 @@ PathOpt = Annotated[list[str] | None, typer.Option("--path", "-p", help="extra r
 
 
 def eval_cmd(
+    ctx: typer.Context,
     agent: Annotated[str, typer.Option(help="openai (a chat model at --base-url), oracle, random or noop")] = "openai",
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
@@ -41,7 +45,7 @@ def eval_cmd(
     ] = None,
     task_file: Annotated[
         Path | None,
-        typer.Option("--task-file", help="run the task_id column of a dataset from awm export (JSONL or Parquet)"),
+        typer.Option("--task-file", help="run the rows of a dataset from awm export (JSONL or Parquet)"),
     ] = None,
     k: Annotated[int, typer.Option("--k", help="trials per task (pass@k, pass^k)")] = 1,
     seed: Annotated[int, typer.Option(help="run seed; each trial's seed is sha256-derived from it")] = 0,
@@ -77,38 +81,35 @@ def eval_cmd(
     """Run an agent on the environments; one JSONL trajectory per episode in OUT/results.jsonl.
 
     Rerunning into the same --out resumes: scored episodes are kept, infra errors are retried (the same
-    configuration only: another one is refused). Exits 1 when nothing could be scored."""
+    configuration only: another one is refused). Exits 1 when nothing could be scored, 2 on a usage error.
+    Ctrl-C stops it at once: the summary of what finished, and the command that resumes the run (exit 130)."""
     import asyncio
 
     from awm.eval.agents import BUILTIN, ChatAgent
     from awm.eval.llm import ChatClient
     from awm.eval.records import Status
     from awm.eval.report import build_report, print_report
-    from awm.eval.runner import EvalConfig, EvalConfigError, plan, run_eval
-    from awm.export import read_task_ids
+    from awm.eval.runner import EvalConfig, plan, run_eval
+    from awm.export import read_task_rows
+    from awm.registry import default_registry, registry_for
 
+    _check_options(
+        k=k, concurrency=concurrency, max_steps=max_steps, timeout=timeout, retries=retries,
+        episode_timeout=episode_timeout, temperature=temperature, max_tokens=max_tokens, max_tools=max_tools,
+        history=history,
+    )  # fmt: skip
+    if tasks != "all" and not tasks.isdigit():
+        raise AwmError(f"--tasks is 'all' or a number, not {tasks!r}")
+    body = _extra_body(extra_body)
     meta: dict[str, object] = {}
     if agent == "openai":
         if not base_url or not model:
-            console.print("[red]--agent openai needs --base-url and --model[/red]")
-            raise typer.Exit(2)
+            raise AwmError("--agent openai needs --base-url and --model")
         api_key = os.environ.get(api_key_env) if api_key_env else None
         if api_key_env and not api_key:
-            console.print(f"[red]--api-key-env {api_key_env}: the environment variable {api_key_env} is not set[/red]")
-            raise typer.Exit(2)
-        if max_tools is not None and max_tools < 0:
-            console.print("[red]--max-tools must be at least 0[/red]")
-            raise typer.Exit(2)
-        body = None
-        if extra_body:
-            try:
-                body = json.loads(extra_body)
-            except json.JSONDecodeError as e:
-                console.print(f"[red]--extra-body is not JSON: {e}[/red]")
-                raise typer.Exit(2) from e
+            raise AwmError(f"--api-key-env {api_key_env}: the environment variable {api_key_env} is not set")
         if tool_format not in ("auto", "native", "text"):
-            console.print(f"[red]--tool-format is auto, native or text, not {tool_format!r}[/red]")
-            raise typer.Exit(2)
+            raise AwmError(f"--tool-format is auto, native or text, not {tool_format!r}")
         client = ChatClient(base_url, model, api_key=api_key, timeout=timeout, retries=retries, extra_body=body)
         the_agent: object = ChatAgent(
             client,
@@ -130,19 +131,27 @@ def eval_cmd(
             "short_descriptions": short_descriptions,
         }
     elif agent in BUILTIN:
+        flags = _flags(ctx, MODEL_OPTIONS)
+        if flags:
+            raise AwmError(
+                f"{', '.join(flags)} {'is' if len(flags) == 1 else 'are'} for --agent openai only: "
+                f"--agent {agent} asks no model"
+            )
         the_agent = BUILTIN[agent]()
     else:
-        console.print(f"[red]unknown agent {agent!r}; choose openai, {', '.join(BUILTIN)}[/red]")
-        raise typer.Exit(2)
-    if tasks != "all" and not tasks.isdigit():
-        console.print("[red]--tasks is 'all' or a number[/red]")
-        raise typer.Exit(2)
+        raise AwmError(f"unknown agent {agent!r}; choose openai, {', '.join(BUILTIN)}")
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", (model or agent).rsplit("/", 1)[-1]).strip("-").lower()
     cfg = EvalConfig(
         out=out or Path("runs") / slug,
         envs=None if envs == "all" else [e.strip() for e in envs.split(",") if e.strip()],
         tasks=None if tasks == "all" else int(tasks),
-        task_ids=[*(task_id or []), *read_task_ids(task_file)] if task_file else task_id,
+        # a task file's rows as env/task_id, each resolved in its own environment (a task id may be in several)
+        task_ids=[
+            *(task_id or []),
+            *(r.key for r in read_task_rows(task_file, registry_for(tuple(path)) if path else default_registry())),
+        ]
+        if task_file
+        else task_id,
         k=k,
         seed=seed,
         concurrency=concurrency,
@@ -152,26 +161,22 @@ def eval_cmd(
         overwrite=overwrite,
         meta=meta,
     )
-    try:
-        total = len(plan(cfg))
-    except EvalConfigError as e:
-        console.print(f"[red]{e}[/red]", soft_wrap=True)
-        raise typer.Exit(1) from e
+    total = len(plan(cfg))  # an unknown environment or task: EvalConfigError, a usage error (exit 2)
     if total == 0:
         console.print(f"[red]nothing to run: {_selection(envs, tasks, task_id)} selects no episode[/red]")
         raise typer.Exit(1)
     try:
         cfg.out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        console.print(f"[red]cannot create --out {cfg.out}: {e.strerror or e}[/red]")
-        raise typer.Exit(2) from e
+        raise AwmError(f"cannot create --out {cfg.out}: {e.strerror or e}") from None
     label = f"{agent}{' ' + model if model else ''}"
     with _progress(label, total) as tick:
         try:
             result = asyncio.run(run_eval(the_agent, cfg, on_record=tick))  # type: ignore[arg-type]
-        except EvalConfigError as e:
-            console.print(f"[red]{e}[/red]", soft_wrap=True)
-            raise typer.Exit(1) from e
+        except KeyboardInterrupt:  # Ctrl-C twice: the episodes that finished are in results.jsonl already
+            console.print(f"[yellow]interrupted again: stopped at once.[/yellow] {_RESUME}", soft_wrap=True)
+            console.print(f"  {resume_command(ctx, cfg.out)}", markup=False, soft_wrap=True)
+            raise typer.Exit(130) from None
     for note in getattr(the_agent, "notes", []):
         console.print(f"[yellow]note: {note}[/yellow]", soft_wrap=True)
     console.print(
@@ -183,6 +188,15 @@ def eval_cmd(
     if scored:
         print_report(build_report(result.out), console)
     infra = result.count(Status.infra_error)
+    if result.interrupted:
+        left = total - result.skipped - len(result.records)
+        console.print(
+            f"[yellow]interrupted: {left} of {total} episode(s) not run; "
+            f"{len(result.records)} finished and are in {result.out / 'results.jsonl'}.[/yellow] {_RESUME}",
+            soft_wrap=True,
+        )
+        console.print(f"  {resume_command(ctx, cfg.out)}", markup=False, soft_wrap=True)
+        raise typer.Exit(130)
     if infra and scored:
         console.print(
             f"[yellow]{infra} episode(s) hit infrastructure errors; rerun the same command to retry them[/yellow]"
@@ -193,6 +207,77 @@ def eval_cmd(
     if not scored:
         console.print(f"[red]nothing was scored: {_why_unscored(result.records)}[/red]", soft_wrap=True)
         raise typer.Exit(1)
+
+
+_RESUME = "Resume with (keeps what is scored, runs the rest):"
+# options that only a model uses: given with a built-in agent, they are refused rather than ignored
+MODEL_OPTIONS = (
+    "base_url", "model", "api_key_env", "timeout", "retries", "temperature", "max_tokens", "tool_format",
+    "max_tools", "short_descriptions", "history", "extra_body",
+)  # fmt: skip
+
+
+def _check_options(**values: float | None) -> None:
+    """Ranges of eval's numeric options: one line and exit 2 (via AwmError), never a traceback later on."""
+    least = {"k": 1, "concurrency": 1, "max_steps": 1, "retries": 0, "max_tokens": 1, "max_tools": 0, "history": 1}
+    for name, low in least.items():
+        value = values[name]
+        if value is not None and value < low:
+            raise AwmError(f"--{name.replace('_', '-')} must be at least {low}, not {value:g}")
+    for name in ("timeout", "episode_timeout"):
+        value = values[name]
+        if value is not None and not value > 0:
+            raise AwmError(f"--{name.replace('_', '-')} must be more than 0 seconds, not {value:g}")
+    temperature = values["temperature"]
+    if temperature is not None and temperature < 0:
+        raise AwmError(f"--temperature must be at least 0, not {temperature:g}")
+
+
+def _extra_body(text: str | None) -> dict[str, object] | None:
+    """``--extra-body``: a JSON object (merged into each request), checked whatever the agent."""
+    if text is None:
+        return None
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise AwmError(f"--extra-body is not JSON: {e}") from None
+    if not isinstance(body, dict):
+        raise AwmError(f"--extra-body must be a JSON object (merged into each request), not {text!r}")
+    return body
+
+
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether the command line (or the environment) set option ``name``, rather than its default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
+
+def _flag(p: Any) -> str:
+    return next((o for o in p.opts if o.startswith("--")), p.opts[0])
+
+
+def _flags(ctx: typer.Context, names: Sequence[str]) -> list[str]:
+    """The flags of the options among ``names`` that were given."""
+    return [_flag(p) for p in ctx.command.params if p.name in names and given(ctx, p.name)]
+
+
+def resume_command(ctx: typer.Context, out: Path) -> str:
+    """The command that resumes this ``awm eval``: the options given on its command line (the rest are the
+    defaults either way), without ``--overwrite`` (it would discard what finished), with ``--out``."""
+    prog = sys.argv[0] if Path(sys.argv[0]).name == "awm" else "awm"
+    words = [prog, ctx.info_name or "eval"]
+    for p in ctx.command.params:
+        name = p.name or ""
+        if p.param_type_name != "option" or name in ("out", "overwrite") or not given(ctx, name):
+            continue
+        value = ctx.params[name]
+        if getattr(p, "is_flag", False):
+            flag = _flag(p) if value else next(iter(getattr(p, "secondary_opts", [])), None)
+            words += [flag] if flag else []
+        else:
+            for v in value if getattr(p, "multiple", False) else [value]:
+                words += [_flag(p), str(v)]
+    return shlex.join([*words, "--out", str(out)])
 
 
 def _selection(envs: str, tasks: str, task_ids: Sequence[str] | None) -> str:

@@ -3,9 +3,16 @@
 Errors are classified for the harness: ``LLMUnavailable`` (timeouts, 5xx, 429, network errors and
 malformed answers, after retries) is an infrastructure failure; ``ContextLengthExceeded`` means the
 conversation no longer fits the model (the agent's budget ran out); ``ToolsUnsupported`` means the
-server has no native tool calling (the agent falls back to ``<tool_call>`` text); ``LLMRefused`` is
+server cannot take native tool calls (the agent falls back to ``<tool_call>`` text); ``LLMRefused`` is
 any other 4xx (a wrong model name or key: fatal for the whole run). The API key lives only in the
 request header, never in ``repr()`` or an error message.
+
+Real servers answer these cases in their own ways (``tests/fixtures/llm_servers`` holds recorded answers):
+a context overflow is a 400 from vLLM, SGLang and llama.cpp's ``llama-server`` (``exceed_context_size_error``;
+a 500 in some builds), and a 500 from Ollama when its own truncation dropped the user's message; missing
+tool support is a 400 from vLLM and Ollama, a 500 from ``llama-server`` without ``--jinja``, and a chat
+template that cannot render tool calls fails with a 400 or 500 naming the template. Those answers are
+classified whatever their status and never retried.
 """
 
 from __future__ import annotations
@@ -19,10 +26,27 @@ from typing import Any
 import httpx
 
 from awm.errors import AwmError
-from awm.llm_http import RetryPolicy, TransportFailure, post_json, snippet
+from awm.llm_http import RETRY_STATUS, RetryPolicy, TransportFailure, post_json, snippet
 
-_CONTEXT = re.compile(r"context length|context window|maximum context|too many tokens|prompt is too long", re.I)
+# the conversation does not fit: OpenAI, vLLM ("maximum context length", "maximum model length"), SGLang
+# ("longer than the model's context length"), llama-server ("exceeds the available context size")
+_CONTEXT = re.compile(
+    r"context length|context window|maximum context|context size|exceed_context_size|context_length_exceeded"
+    r"|maximum model length|too many tokens|prompt is too long",
+    re.I,
+)
+# Ollama truncates a prompt that does not fit from the front; when that drops the user's message, its chat
+# template finds none and it answers 500 with only this (every request here has the task as a user message)
+_USER_DROPPED = re.compile(r"\W*no user query found in messages\W*", re.I)
 _TOOLS = re.compile(r"tool[_ ]?choice|tool[_ -]?call|\btools\b|function[_ ]calling", re.I)
+# a 5xx that says the server has no native tools (llama-server without --jinja; older builds; Ollama)
+_TOOLS_5XX = re.compile(r"requires --jinja|unsupported param: tool|does not support tools", re.I)
+# a chat template that fails on tools, tool calls or tool results (Jinja errors name the template)
+_TEMPLATE = re.compile(
+    r"jinja|template|raise_exception|tool role|cannot subscript|value is not callable|roles must alternate", re.I
+)
+_NO_TEMPLATE = re.compile(r"default chat template|must provide a chat template|no chat template", re.I)
+_CONTEXT_STATUS = frozenset({400, 413, 422})
 
 
 class LLMError(AwmError):
@@ -34,6 +58,12 @@ class LLMError(AwmError):
         super().__init__(message)
         if kind is not None:
             self.kind = kind
+        # what the turn that failed had cost when it ended (set by the agent): the requests it sent, the
+        # tokens the server counted, and the reply it could not act on (a reply cut at max_tokens)
+        self.requests = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.reply: str | None = None
 
 
 class LLMUnavailable(LLMError):
@@ -67,6 +97,16 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish_reason: str | None = None
+
+    @property
+    def reasoning(self) -> str | None:
+        """The reasoning text a server split off the content (vLLM and SGLang ``reasoning_content``, newer
+        vLLM and Ollama ``reasoning``, llama-server ``reasoning_content``)."""
+        for key in ("reasoning_content", "reasoning"):
+            value = self.message.get(key)
+            if isinstance(value, str) and value:
+                return value
+        return None
 
 
 class ChatClient:
@@ -143,8 +183,8 @@ class ChatClient:
             raise LLMUnavailable("the endpoint's answer has no choices[0].message", "llm_bad_response") from e
         if not isinstance(message.get("tool_calls") or [], list):
             raise LLMUnavailable("the endpoint's tool_calls is not a list", "llm_bad_response")
-        if choice.get("finish_reason") == "length" and not message.get("content") and not message.get("tool_calls"):
-            raise ContextLengthExceeded("the model produced nothing before its token limit", reason="max_tokens")
+        # a reply cut at max_tokens (finish_reason "length") comes back as it is, with its usage: the agent
+        # decides what of it can be used, and records what cannot
         raw_usage = data.get("usage")
         usage: Mapping[str, Any] = raw_usage if isinstance(raw_usage, Mapping) else {}
         return Completion(
@@ -174,14 +214,22 @@ class ChatClient:
             self._loop = loop
         return self._client
 
+    def _classify(self, resp: httpx.Response, sent: dict[str, Any]) -> LLMError | None:
+        """What a failed answer means when retrying cannot fix it, whatever its status; None otherwise."""
+        status, text = resp.status_code, " ".join(resp.text.split())[:4000]
+        if (status in _CONTEXT_STATUS or status >= 500) and (
+            _CONTEXT.search(text) or _USER_DROPPED.fullmatch(_error_message(resp) or "")
+        ):
+            return ContextLengthExceeded(f"HTTP {status}: {snippet(resp)}")
+        if "tools" in sent and (status >= 500 or status not in RETRY_STATUS) and not _NO_TEMPLATE.search(text):
+            named = _TOOLS.search(text) if status < 500 else _TOOLS_5XX.search(text)
+            if named or _TEMPLATE.search(text):
+                return ToolsUnsupported(f"HTTP {status}: {snippet(resp)}")
+        return None
+
     async def _post(self, body: dict[str, Any]) -> dict[str, Any]:
         def refused(resp: httpx.Response, sent: dict[str, Any]) -> Exception:
-            text = snippet(resp)
-            if resp.status_code in (400, 413, 422) and _CONTEXT.search(text):
-                return ContextLengthExceeded(f"HTTP {resp.status_code}: {text}")
-            if resp.status_code in (400, 422) and "tools" in sent and _TOOLS.search(text):
-                return ToolsUnsupported(f"HTTP {resp.status_code}: {text}")
-            return LLMRefused(f"POST {self.endpoint} was refused: HTTP {resp.status_code}: {text}")
+            return LLMRefused(f"POST {self.endpoint} was refused: HTTP {resp.status_code}: {snippet(resp)}")
 
         def count_retry() -> None:
             self.retried += 1
@@ -189,7 +237,31 @@ class ChatClient:
         policy = RetryPolicy(self.retries, self.backoff, self.max_backoff, self.timeout)
         try:
             return await post_json(
-                self._http(), "/chat/completions", lambda: body, policy, on_refused=refused, on_retry=count_retry
+                self._http(),
+                "/chat/completions",
+                lambda: body,
+                policy,
+                on_refused=refused,
+                on_error=self._classify,
+                on_retry=count_retry,
             )
         except TransportFailure as e:
             raise LLMUnavailable(f"POST {self.endpoint} {e}", e.kind) from None
+
+
+def _error_message(resp: httpx.Response) -> str | None:
+    """The message of an error answer: ``{"error": {"message"}}`` (OpenAI, llama-server, Ollama's /v1),
+    ``{"error": "..."}``, ``{"message"}`` (vLLM and SGLang's older ``{"object": "error", ...}``) or ``{"detail"}``."""
+    try:
+        data = resp.json()
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if isinstance(error, dict):
+        error = error.get("message")
+    for value in (error, data.get("message"), data.get("detail")):
+        if isinstance(value, str):
+            return value
+    return None

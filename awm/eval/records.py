@@ -58,6 +58,7 @@ class EvalRecord(BaseModel):
     outcome: float | None = None  # 1/0 when scored (truncated: 0); None for infra errors
     error: InfraProblem | None = None
     truncation: str | None = None  # max_steps | context_length | max_tokens
+    cut_reply: str | None = None  # max_tokens: the text of the reply cut off (content, else its reasoning)
     usage: TokenUsage = TokenUsage()
     seconds: float = 0.0
     trajectory: TrajectoryRecord

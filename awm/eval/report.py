@@ -545,13 +545,36 @@ def print_comparison(comp: dict[str, Any], console: Any = None) -> None:
 
 
 # -- charts ----------------------------------------------------------------------------------------
+# Horizontal bars, one row per environment, ranked by score: a name is read where it is written (never slanted,
+# never under its neighbour's), and the figure grows in height with the environments (27 or 1,000).
 METRIC_COLOURS = ("#3b7dd8", "#2a9d8f", "#f0a030")
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 RATE_TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+NAME_CHARS = 28  # an environment's name in a label, cut with an ellipsis beyond this (the gid keeps it whole)
+BAR_INCH = 0.16  # one bar's thickness: room for its value printed at 7 points
+ROW_GAP_INCH = 0.14  # between two environments' rows
+CHAR_INCH = 0.07  # about one character's width at 9 points
+PLOT_INCH = 3.6  # a panel's plotting width (0–1 axis)
+DECOR_INCH = 1.9  # the suptitle, panel titles, x tick labels and x labels, together
 
 
-def _panel_width(bars: int) -> float:
-    return min(14.0, max(3.8, 0.36 * bars + 1.4))
+def short(name: str, chars: int = NAME_CHARS) -> str:
+    """``name`` cut to ``chars`` characters with an ellipsis when longer."""
+    return name if len(name) <= chars else name[: chars - 1].rstrip() + "…"
+
+
+def _ranked(names: list[str], score: dict[str, float | None]) -> list[str]:
+    """``names`` best first by ``score`` (no score last), ties by name; ``overall`` always on top."""
+    rest = sorted((n for n in names if n != "overall"), key=lambda n: (score.get(n) is None, -(score.get(n) or 0), n))
+    return (["overall"] if "overall" in names else []) + rest
+
+
+def _rows_height(groups: int, per_group: int) -> float:
+    return groups * (per_group * BAR_INCH + ROW_GAP_INCH)
+
+
+def _label_width(labels: list[str]) -> float:
+    return 0.35 + CHAR_INCH * max((len(t) for t in labels), default=0)
 
 
 def _chart_rows(envs: list[Any], overall: Any) -> list[Any]:
@@ -559,52 +582,84 @@ def _chart_rows(envs: list[Any], overall: Any) -> list[Any]:
     return [*envs, overall] if len(envs) > 1 else list(envs)
 
 
+def _row_axis(ax: Axes, labels: list[str]) -> None:
+    """One row per group, top to bottom; a rule under ``overall`` when it heads other rows."""
+    ax.set_yticks(range(len(labels)), labels, fontsize=9)
+    ax.set_ylim(len(labels) - 0.5, -0.5)  # the first row on top
+    ax.tick_params(axis="y", length=0)
+    if len(labels) > 1 and labels[0] == "overall":
+        ax.axhline(0.5, color="grey", linewidth=0.8)
+
+
 def _bars(
     ax: Axes, groups: list[str], series: list[tuple[str, list[float | None]]], colours: Sequence[Any], gid: Any
 ) -> None:
-    """Grouped bars on a 0–1 axis: one group per environment, one bar per series in it, its value printed on it
-    (n/a where there is none); ``gid(group, series)`` names each bar."""
-    width = min(0.8 / max(1, len(series)), 0.45)
+    """Grouped horizontal bars on a 0–1 axis: one row per group (``groups`` are the full names, shown cut to
+    ``NAME_CHARS``), one bar per series in it, its value printed at its end (n/a where there is none);
+    ``gid(group, series)`` names each bar."""
+    height = 0.8 / max(1, len(series))
     for j, (name, values) in enumerate(series):
-        offset = (j - (len(series) - 1) / 2) * width
+        offset = (j - (len(series) - 1) / 2) * height
         present = [(i, v) for i, v in enumerate(values) if v is not None]
-        bars = ax.bar(
+        bars = ax.barh(
             [i + offset for i, _ in present],
             [v for _, v in present],
-            width * 0.92,
+            height * 0.9,
             label=name,
             color=colours[j % len(colours)],
         )
         for (i, v), rect in zip(present, bars.patches, strict=True):
             rect.set_gid(gid(groups[i], name))
-            inside = v > 0.85
+            inside = v > 0.88
             ax.text(
+                v - 0.01 if inside else v + 0.01,
                 i + offset,
-                v - 0.02 if inside else v + 0.015,
                 f"{v:.2f}",
-                ha="center",
-                va="top" if inside else "bottom",
+                ha="right" if inside else "left",
+                va="center",
                 fontsize=7,
                 color="white" if inside else "black",
             )
         for i in (i for i, v in enumerate(values) if v is None):
-            ax.text(i + offset, 0.015, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
-    _group_axis(ax, groups)
-    ax.set_ylim(0.0, 1.0)
-    ax.set_yticks(RATE_TICKS)
-    ax.yaxis.grid(True, alpha=0.3)
+            ax.text(0.01, i + offset, "n/a", ha="left", va="center", fontsize=7, color="grey")
+    _row_axis(ax, [short(g) for g in groups])
+    ax.set_xlim(0.0, 1.0)
+    ax.set_xticks(RATE_TICKS)
+    ax.xaxis.grid(True, alpha=0.3)
     ax.set_axisbelow(True)
 
 
-def _group_axis(ax: Axes, groups: list[str]) -> None:
-    """One tick per group, labels slanted when they would not fit side by side."""
-    ax.set_xticks(range(len(groups)), groups, fontsize=9)
-    ax.set_xlim(-0.5, len(groups) - 0.5)
-    inches = ax.get_window_extent().width / ax.figure.dpi / max(1, len(groups))
-    longest = max((len(line) for g in groups for line in g.splitlines()), default=0)
-    if longest * 0.075 > 0.9 * inches:  # about 0.075 inch per character at 9 points
-        for t in ax.get_xticklabels():
-            t.set(rotation=25, ha="right", rotation_mode="anchor", multialignment="center")
+def _kind_label(kind: str) -> str:
+    """A grid column's header, one word a line (``tool_error_rate`` is any failure)."""
+    return "any\nfailure" if kind == "tool_error_rate" else kind.replace("_", "\n")
+
+
+def _grid(ax: Axes, rows: list[dict[str, Any]], columns: list[str], run: str) -> None:
+    """A rows × columns grid of rates (a cell per environment and kind, its value printed in it, shaded by it);
+    each cell is a Rectangle whose gid is ``env|kind|run``."""
+    from matplotlib import colormaps
+    from matplotlib.patches import Rectangle
+
+    cmap = colormaps["Oranges"]
+    top = max((r.get(c) or 0.0 for r in rows for c in columns), default=0.0) or 1.0
+    for i, r in enumerate(rows):
+        for j, c in enumerate(columns):
+            v = r.get(c)
+            if v is None:
+                continue
+            shade = cmap(0.08 + 0.8 * v / top)
+            ax.add_patch(
+                Rectangle((j - 0.5, i - 0.5), 1.0, 1.0, facecolor=shade, edgecolor="white", gid=f"{r['env']}|{c}|{run}")
+            )
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="white" if v / top > 0.6 else "black")
+    ax.set_xticks(range(len(columns)), [_kind_label(c) for c in columns], fontsize=8)
+    ax.set_xlim(-0.5, len(columns) - 0.5)
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.tick_params(axis="x", length=0)
+    _row_axis(ax, [f"{short(r['env'])} ({r.get('actions') or 0} actions)" for r in rows])
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
 
 
 def _label(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
@@ -627,60 +682,65 @@ def _legend_right(ax: Axes, title: str) -> None:
 
 
 def report_figure(report: dict[str, Any]) -> Figure:
-    """The chart of one run, three panels with titles and labelled axes: pass@1 (with pass@k and pass^k when
-    k > 1) per environment; final progress Φ per write-task episode; failed, redundant and no-op actions per
-    environment by kind. Each bar's gid is ``env|metric|run``."""
+    """The chart of one run, three panels with titles and labelled axes, one row per environment ranked by
+    pass@1 (overall on top): pass@1 (with pass@k and pass^k when k > 1) as horizontal bars; final progress Φ
+    per write-task episode as horizontal box plots; failed actions (any, then each kind), redundant and no-op
+    calls as a grid of rates, one row per environment. Each bar's and cell's gid is ``env|metric|run``."""
     from matplotlib.figure import Figure
 
     k = report["k"]
     run = run_labels([report["dir"]])[0] if report.get("dir") else "run"
-    rows = _chart_rows(report["envs"], report["overall"])
+    by_env = {r["env"]: r for r in _chart_rows(report["envs"], report["overall"])}
+    rows = [by_env[g] for g in _ranked(list(by_env), {g: r.get("pass@1") for g, r in by_env.items()})]
     groups = [r["env"] for r in rows]
     metrics = ["pass@1", *([f"pass@{k}", f"pass^{k}"] if k > 1 else [])]
     kinds = [f for f in (*FAILURES, "redundant", "noop") if any(r.get(f) for r in rows)]
+    columns = ["tool_error_rate", *kinds] if kinds else []
     dist = report["distributions"]["progress"]
-    phi = [(e["env"], dist[e["env"]]) for e in report["envs"] if dist.get(e["env"])]
+    phi = [(g, dist[g]) for g in groups if dist.get(g)]
+    phi_labels = [f"{short(env)} ({len(v)} episodes)" for env, v in phi]
+    act_labels = [f"{short(g)} ({r.get('actions') or 0} actions)" for g, r in zip(groups, rows, strict=True)]
     widths = [
-        _panel_width(len(groups) * len(metrics)) + (1.2 if len(metrics) > 1 else 0.0),
-        _panel_width(len(phi)),
-        _panel_width(len(groups) * max(1, len(kinds))) + (1.5 if kinds else 0.0),
+        PLOT_INCH + (1.2 if len(metrics) > 1 else 0.0),
+        PLOT_INCH if phi else 2.5,
+        max(2.5, 0.8 * len(columns)),
     ]
-    fig = Figure(figsize=(sum(widths), 5.2), layout="constrained")
+    decor = [_label_width([short(g) for g in groups]), _label_width(phi_labels), _label_width(act_labels)]
+    height = max(_rows_height(len(groups), len(metrics)), 0.3 * len(phi), 0.3 * len(groups) if columns else 0.0)
+    fig = Figure(figsize=(sum(widths) + sum(decor) + 0.6, max(4.4, height + DECOR_INCH)), layout="constrained")
     ax_pass, ax_phi, ax_act = fig.subplots(1, 3, width_ratios=widths)
 
     series = [(m, [r.get(m) for r in rows]) for m in metrics]
     _bars(ax_pass, groups, series, METRIC_COLOURS, lambda g, m: f"{g}|{m}|{run}")
     if len(metrics) > 1:
-        _label(ax_pass, "pass rates per environment", "environment", "rate (mean over tasks)")
+        _label(ax_pass, "pass rates per environment", "rate (mean over tasks)", "environment (best first)")
         _legend_right(ax_pass, "metric")
     else:
-        _label(ax_pass, "pass@1 per environment", "environment", "pass@1 (mean over tasks)")
+        _label(ax_pass, "pass@1 per environment", "pass@1 (mean over tasks)", "environment (best first)")
 
     if phi:
-        ax_phi.boxplot([v for _, v in phi], positions=list(range(len(phi))), showmeans=True, widths=0.5)
-        _group_axis(ax_phi, [f"{env}\n{len(v)} episodes" for env, v in phi])
-    else:
-        ax_phi.set_xticks([])
-        ax_phi.text(0.5, 0.5, "no write task was scored", ha="center", va="center", transform=ax_phi.transAxes)
-    ax_phi.set_ylim(-0.04, 1.04)
-    ax_phi.set_yticks(RATE_TICKS)
-    _label(ax_phi, "final progress Φ per episode (write tasks)", "environment", "Φ (fraction of checks met)")
-
-    if kinds:
-        series = [(f, [r.get(f) for r in rows]) for f in kinds]
-        _bars(ax_act, groups, series, PALETTE, lambda g, f: f"{g}|{f}|{run}")
-        _legend_right(ax_act, "action")
-    else:
-        ax_act.text(
-            0.5, 0.5, "no failed, redundant or no-op action", ha="center", va="center", transform=ax_act.transAxes
+        ax_phi.boxplot(
+            [v for _, v in phi], positions=list(range(len(phi))), orientation="horizontal", showmeans=True, widths=0.5
         )
-        ax_act.set_ylim(0.0, 1.0)
-        ax_act.set_yticks(RATE_TICKS)
-    failed = [
-        f"{r['env']}\n{r.get('actions') or 0} actions\n{r.get('tool_error_rate') or 0.0:.0%} failed" for r in rows
-    ]
-    _group_axis(ax_act, failed)
-    _label(ax_act, "failed, redundant and no-op actions", "environment", "fraction of actions")
+        _row_axis(ax_phi, phi_labels)
+    else:
+        ax_phi.set_yticks([])
+        ax_phi.text(0.5, 0.5, "no write task\nwas scored", ha="center", va="center", transform=ax_phi.transAxes)
+    ax_phi.set_xlim(-0.04, 1.04)
+    ax_phi.set_xticks(RATE_TICKS)
+    ax_phi.xaxis.grid(True, alpha=0.3)
+    _label(ax_phi, "final progress Φ per episode (write tasks)", "Φ (fraction of checks met)", "environment")
+
+    if columns:
+        _grid(ax_act, rows, columns, run)
+        _label(ax_act, "failed, redundant and no-op actions", "fraction of actions", "environment")
+    else:
+        ax_act.set_xticks([])
+        ax_act.set_yticks([])
+        ax_act.text(
+            0.5, 0.5, "no failed, redundant\nor no-op action", ha="center", va="center", transform=ax_act.transAxes
+        )
+        _label(ax_act, "failed, redundant and no-op actions", "fraction of actions", "environment")
 
     scored = report["overall"].get("episodes") or 0
     fig.suptitle(f"{_who(report['run'])} · {run} · {scored} episodes scored · k = {k}")
@@ -689,33 +749,35 @@ def report_figure(report: dict[str, Any]) -> Figure:
 
 def comparison_figure(comp: dict[str, Any]) -> Figure:
     """The chart of several runs: one panel per metric (pass@1, pass@k when k > 1, mean final progress Φ, tool
-    error rate), bars grouped per environment with one colour per run, and one legend naming the runs right of
+    error rate) side by side, sharing one row per environment (ranked by pass@1 averaged over the runs, overall
+    on top) with one horizontal bar per run in it, one colour per run, and one legend naming the runs right of
     the panels. Each bar's gid is ``env|metric|run``."""
     from matplotlib.figure import Figure
 
     k = comp["k"]
     labels = comp["compared"]
     envs = comp["envs"]
-    groups = [e["env"] for e in envs] + (["overall"] if len(envs) > 1 else [])
-    rows = [e["runs"] for e in envs] + ([comp["overall"]] if len(envs) > 1 else [])
+    by_env = {e["env"]: e["runs"] for e in envs}
+    if len(envs) > 1:
+        by_env["overall"] = comp["overall"]
+    mean = {g: _mean([(row.get(label) or {}).get("pass@1") for label in labels]) for g, row in by_env.items()}
+    groups = _ranked(list(by_env), mean)
+    rows = [by_env[g] for g in groups]
     panels = [
         ("pass@1", "pass@1 per environment", "pass@1 (mean over tasks)"),
         *([(f"pass@{k}", f"pass@{k} per environment", f"pass@{k} (mean over tasks)")] if k > 1 else []),
         ("progress", "mean final progress Φ (write tasks)", "Φ (fraction of checks met)"),
-        ("tool_error_rate", "failed actions per environment", "tool error rate (fraction of actions)"),
+        ("tool_error_rate", "failed actions per environment", "tool error rate"),
     ]
-    width = _panel_width(len(groups) * len(labels))
-    ncols = len(panels) if width * len(panels) <= 24 else 2 if len(panels) == 4 else 1
-    nrows = -(-len(panels) // ncols)
     legend = 0.6 + 0.08 * max(len(label) for label in labels)
-    fig = Figure(figsize=(width * ncols + legend, 4.4 * nrows + 0.6), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-    for ax, (metric, title, ylabel) in zip(axes, panels, strict=False):
+    width = _label_width([short(g) for g in groups]) + PLOT_INCH * len(panels) + 0.3 * len(panels) + legend
+    height = max(4.4, _rows_height(len(groups), len(labels)) + DECOR_INCH)
+    fig = Figure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False).ravel()
+    for ax, (metric, title, xlabel) in zip(axes, panels, strict=True):
         series = [(label, [(row.get(label) or {}).get(metric) for row in rows]) for label in labels]
         _bars(ax, groups, series, PALETTE, lambda g, run, m=metric: f"{g}|{m}|{run}")
-        _label(ax, title, "environment", ylabel)
-    for ax in axes[len(panels) :]:
-        ax.set_visible(False)
+        _label(ax, title, xlabel, "environment (best first)" if ax is axes[0] else "")
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, title="run", loc="outside right upper", frameon=False)
     fig.suptitle(f"{len(labels)} runs compared · k = {k}")

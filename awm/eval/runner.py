@@ -17,6 +17,9 @@ concurrency, per-episode timeouts, and one ``EvalRecord`` per episode appended t
 - A run stops early when the endpoint refuses a request (wrong model or key) or cannot be reached at all
   (connection errors before any request succeeded); both messages name the endpoint, and the episodes in
   flight are dropped (a rerun retries them).
+- Ctrl-C (SIGINT, while ``run_eval`` runs in the main thread) stops the run the same way: no new episode
+  starts, the ones in flight are dropped, ``run.json`` records the invocation as ``interrupted`` and
+  ``EvalResult.interrupted`` is set (rerunning resumes). A second Ctrl-C is the previous handler's.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import json
+import signal
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -86,6 +90,7 @@ class EvalResult:
     skipped: int  # already scored by an earlier invocation
     seconds: float
     fatal: str | None = None
+    interrupted: bool = False  # stopped by Ctrl-C: the planned episodes not in ``records`` did not run
 
     @property
     def episodes_per_s(self) -> float:
@@ -112,9 +117,10 @@ def plan(cfg: EvalConfig, registry: Registry | None = None) -> list[Job]:
         except AwmError as e:
             raise EvalConfigError(str(e)) from e
         ids = list(world.task_ids)
-        if cfg.task_ids:
-            wanted = set(cfg.task_ids)
-            ids = [t for t in ids if t in wanted] + [t for t in dict.fromkeys(cfg.task_ids) if _instance_of(world, t)]
+        if cfg.task_ids:  # bare ids, and ids of this env's tasks as env/task_id (a task file's rows)
+            mine = [t.split("/", 1)[-1] for t in cfg.task_ids if "/" not in t or t.split("/", 1)[0] == env]
+            wanted = set(mine)
+            ids = [t for t in ids if t in wanted] + [t for t in dict.fromkeys(mine) if _instance_of(world, t)]
         if cfg.tasks is not None:
             ids = sorted(ids, key=lambda t: stable_int("tasks", env, t))[: cfg.tasks]
             ids = [t for t in world.task_ids if t in ids] + [t for t in ids if t not in world.task_ids]
@@ -123,8 +129,14 @@ def plan(cfg: EvalConfig, registry: Registry | None = None) -> list[Job]:
                 jobs.append(Job(env, task_id, trial, stable_int("eval", cfg.seed, env, task_id, trial) % 2**31))
     if cfg.task_ids:
         known = [t for env in names for t in reg.load(env).task_ids]
-        planned = {j.task_id for j in jobs}
-        unknown = [t for t in dict.fromkeys(cfg.task_ids) if t not in set(known) and t not in planned]
+        found = set(known) | {f"{env}/{t}" for env in names for t in reg.load(env).task_ids}
+        found |= {j.task_id for j in jobs} | {f"{j.env}/{j.task_id}" for j in jobs}
+        left_out = set(reg.names()) - set(names)  # env/task_id of an environment --envs leaves out: not run
+        unknown = [
+            t
+            for t in dict.fromkeys(cfg.task_ids)
+            if t not in found and not ("/" in t and t.split("/", 1)[0] in left_out)
+        ]
         if unknown:
             raise EvalConfigError(f"no task {', '.join(unknown)} in {', '.join(names)}.{_suggest(unknown, known)}")
     return jobs
@@ -250,6 +262,7 @@ async def run_eval(
     records: list[EvalRecord] = []
     fatal: list[str] = []
     reached = [False]  # has any request to the model succeeded?
+    interrupted = [False]
     started = time.perf_counter()
     with results.open("a", encoding="utf-8") as sink:
         workers: list[asyncio.Task[None]] = []
@@ -260,8 +273,16 @@ async def run_eval(
                 if w is not asyncio.current_task():
                     w.cancel()
 
+        def on_interrupt() -> None:  # Ctrl-C: like stop(), but not a failure; the next Ctrl-C is the old handler's
+            interrupted[0] = True
+            restore_sigint()
+            for w in workers:
+                w.cancel()
+
+        restore_sigint = _on_sigint(on_interrupt)
+
         async def worker() -> None:
-            while not fatal:
+            while not fatal and not interrupted[0]:
                 try:
                     job = queue.get_nowait()
                 except asyncio.QueueEmpty:
@@ -277,6 +298,7 @@ async def run_eval(
                     on_record(rec)
                 if rec.error is not None and rec.error.kind == "llm_connection" and not reached[0]:
                     return stop(f"cannot reach the model: {rec.error.message}")
+                await asyncio.sleep(0)  # agents that never wait (the built-in ones) let a Ctrl-C through here
 
         try:
             workers += [asyncio.create_task(worker()) for _ in range(max(1, min(cfg.concurrency, len(todo))))]
@@ -284,6 +306,7 @@ async def run_eval(
                 if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
                     raise outcome
         finally:
+            restore_sigint()
             for w in workers:
                 w.cancel()
             await agent.aclose()
@@ -294,15 +317,43 @@ async def run_eval(
         seconds=round(seconds, 3),
         episodes_per_s=round(len(records) / seconds, 2) if seconds > 0 else None,
         fatal=fatal[0] if fatal else None,
+        interrupted=interrupted[0],
         notes=list(getattr(agent, "notes", None) or []),
     )
     info.update({k: v for k, v in invocation.items() if k not in ("started", "planned", "already_scored")})
     info_path.write_text(json.dumps(info, indent=2) + "\n")
-    return EvalResult(out, records, len(jobs) - len(todo), seconds, fatal[0] if fatal else None)
+    return EvalResult(out, records, len(jobs) - len(todo), seconds, fatal[0] if fatal else None, interrupted[0])
+
+
+def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
+    """Run ``handler`` on the event loop at SIGINT; returns what puts the previous handler back (idempotent).
+    Outside the main thread (or without signals) nothing is installed."""
+    loop = asyncio.get_running_loop()
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        loop.add_signal_handler(signal.SIGINT, handler)
+    except (ValueError, RuntimeError, NotImplementedError):
+        return lambda: None
+    restored = [False]
+
+    def restore() -> None:
+        if not restored[0]:
+            restored[0] = True
+            loop.remove_signal_handler(signal.SIGINT)
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+
+    return restore
 
 
 class _EnvFailure(Exception):
     pass
+
+
+def _charge(usage: TokenUsage, e: LLMError) -> None:
+    """Add what the turn that failed cost (its requests, the tokens the server counted) to the episode's usage."""
+    usage.requests += e.requests
+    usage.prompt_tokens += e.prompt_tokens
+    usage.completion_tokens += e.completion_tokens
 
 
 async def run_episode(
@@ -329,6 +380,7 @@ async def run_episode(
     outcome: float | None = None
     error: InfraProblem | None = None
     truncation: str | None = None
+    cut_reply: str | None = None
     fatal: str | None = None
     try:
         async with asyncio.timeout(cfg.episode_timeout):
@@ -367,13 +419,17 @@ async def run_episode(
                         traj.truncated = True
                         break
                     episode.observe(action, obs)
-    except ContextLengthExceeded as e:
+    except ContextLengthExceeded as e:  # the context is full, or the reply was cut at max_tokens: this episode only
         status, outcome, truncation = Status.truncated, 0.0, e.reason
         traj.truncated = True
+        _charge(usage, e)
+        cut_reply = e.reply
     except LLMRefused as e:
         error, fatal = InfraProblem(kind=e.kind, message=str(e)), str(e)
+        _charge(usage, e)
     except LLMError as e:
         error = InfraProblem(kind=e.kind, message=str(e))
+        _charge(usage, e)
     except TimeoutError:
         error = InfraProblem(kind="episode_timeout", message=f"the episode took longer than {cfg.episode_timeout:g} s")
     except _EnvFailure as e:
@@ -396,6 +452,7 @@ async def run_episode(
         outcome=outcome,
         error=error,
         truncation=truncation,
+        cut_reply=cut_reply,
         usage=usage,
         seconds=round(time.perf_counter() - started, 4),
         trajectory=traj,

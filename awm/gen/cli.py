@@ -162,9 +162,9 @@ def gen(
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
-    import click
 
-    return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+    source = ctx.get_parameter_source(name)  # typer bundles its own click: compare by name
+    return source is not None and source.name == "COMMANDLINE"
 
 
 def _fail(message: str) -> NoReturn:

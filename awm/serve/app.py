@@ -68,7 +68,7 @@ from awm.serve.config import ServeConfig
 from awm.serve.guard import GuardMiddleware
 from awm.serve.mcp_server import build_mcp_server
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
-from awm.submit import MAX_EXPLANATION, SUBMIT, submit_spec
+from awm.submit import MAX_EXPLANATION, SUBMIT, parse_submission, submit_spec
 
 
 class FastJSON(JSONResponse):
@@ -313,7 +313,9 @@ def _tool_routes(
     app: FastAPI, store: EpisodeStore, auth: bool, model: type[BaseModel], render: Callable[[StepResult], Any]
 ) -> None:
     """One typed operation per tool (``POST /envs/<env>/episodes/{id}/tools/<tool>``) for OpenAPI clients.
-    The body is validated by the episode, so a bad one is a recorded step; its answer is then a 422."""
+    The body is validated by the episode, so a bad one is a recorded step; its answer is then a 422. An answer
+    of the wrong type for the episode's task fits the generic ``submit_answer`` schema the route documents: it is
+    a recorded malformed step too, answered 200 (``ok`` false), as on ``/submit``."""
     for env in store.envs:
         world = store.registry.load(env)
         specs = world.tool_specs()
@@ -324,13 +326,16 @@ def _tool_routes(
             def make(env: str, tool: str) -> Any:
                 async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Response:
                     slot = _slot(store, episode_id, env)
+                    # submit_answer's route documents the generic schema (any answer): a body that fits it is
+                    # no 422 even when the answer is of the wrong type for this episode's task (an observation)
+                    fits_route = tool == SUBMIT and parse_submission(arguments)[2] is None
                     if tool == SUBMIT:
                         action = {"tool": SUBMIT, "arguments": arguments}
                         res = await slot.run(lambda ep: apply_action(ep, action))
                     else:
                         res = await slot.run(lambda ep: ep.call(tool, arguments))
                     bad = res.error is not None and res.error.code in ("invalid_arguments", "malformed_action")
-                    return FastJSON(render(res), status_code=422 if bad else 200)
+                    return FastJSON(render(res), status_code=422 if bad and not fits_route else 200)
 
                 return run_tool
 
@@ -427,7 +432,8 @@ def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAP
         responses=_responses(m.Observation, *_CALL, auth=auth),
     )
     async def call(episode_id: str, body: m.CallBody) -> Response:
-        """One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode."""
+        """One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode, unless it is malformed
+        (an answer that can never be of the task's type): then it is an error observation and the episode goes on."""
         slot = _slot(store, episode_id)
         return FastJSON((await slot.run(lambda ep: _call(ep, body))).observation())
 
@@ -439,7 +445,9 @@ def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAP
         responses=_responses(m.Observation, *_CALL, auth=auth),
     )
     async def submit(episode_id: str, body: m.SubmitBody) -> Response:
-        """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``)."""
+        """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``). An answer
+        that can never be of that type (a number for a date, a list for a single value, ...) is an error
+        observation (``malformed_action``, saying what to send) and the episode goes on."""
         slot = _slot(store, episode_id)
         return FastJSON((await slot.run(lambda ep: _submit(ep, body))).observation())
 
@@ -621,7 +629,7 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         responses=_responses(m.StepOut, *_CALL, auth=auth),
     )
     async def call(episode_id: str, body: m.CallBody) -> Response:
-        """One tool call with its reward channels; ``submit_answer`` ends the episode."""
+        """One tool call with its reward channels; ``submit_answer`` ends the episode (a malformed one does not)."""
         slot = _slot(store, episode_id)
         return FastJSON((await slot.run(lambda ep: _call(ep, body))).to_dict())
 
@@ -658,7 +666,8 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         responses=_responses(m.StepOut, *_CALL, auth=auth),
     )
     async def submit(episode_id: str, body: m.SubmitBody) -> Response:
-        """End the episode with a typed answer; the answer carries the verdict."""
+        """End the episode with a typed answer; the answer carries the verdict. A malformed answer (one that can
+        never be of the task's type) is a step flagged ``malformed``, ``done`` false: the episode goes on."""
         slot = _slot(store, episode_id)
         return FastJSON((await slot.run(lambda ep: _submit(ep, body))).to_dict())
 

@@ -1,6 +1,6 @@
 """The MCP face of the server: one low-level MCP ``Server`` for every environment, reached at
 ``/envs/<env>/mcp`` on the agent plane. Tools come from the registry; a ``submit_answer`` tool ends
-the episode.
+the episode (a malformed one, e.g. a number where a date is due, is an error result and does not).
 
 Which episode a request acts on (mcp 2.x default clients are sessionless):
 1. the ``X-AWM-Episode`` header: an episode the trainer created (control plane ``POST /episodes``);
@@ -67,7 +67,8 @@ def mcp_tools(world: World, task: Task | None = None) -> types.ListToolsResult:
 
 def call_tool(ep: Episode, name: str, arguments: dict[str, Any]) -> StepResult:
     """One MCP ``tools/call`` on an episode: ``submit_answer`` passes its typed answer to ``Episode.submit``
-    (malformed arguments are a recorded step that does not end the episode); other tools are plain calls."""
+    (malformed arguments, or an answer that can never be of the task's type, are a recorded step flagged
+    ``malformed`` that does not end the episode); other tools are plain calls."""
     if name == SUBMIT and SUBMIT not in ep.world.tools:
         return apply_action(ep, {"tool": SUBMIT, "arguments": arguments})
     return ep.call(name, arguments)

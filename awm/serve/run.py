@@ -1,19 +1,20 @@
 """Running the server: one uvicorn server listening on the agent plane's and the control plane's sockets,
-with the guarded HTTP protocol (see ``awm.serve.guard``). Sockets are bound before anything is announced,
-so a busy port is a clear error, not a traceback after "serving on"."""
+with the guarded HTTP protocol (see ``awm.serve.guard``). Sockets are bound before the environments load
+(seconds), so a busy port is a clear error at once, not a traceback after "serving on"; ``progress`` hears
+each step of the loading, and ``Bound.run(on_ready=...)`` when both planes accept connections."""
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
 
 from awm.errors import AwmError
-from awm.registry import Registry
+from awm.registry import Registry, default_registry
 from awm.serve.app import Planes, create_planes
 from awm.serve.config import ServeConfig
 from awm.serve.guard import GuardedHttpToolsProtocol
@@ -56,8 +57,22 @@ class Bound:
     agent_url: str
     control_url: str
 
-    def run(self) -> None:
+    def run(self, on_ready: Callable[[], None] | None = None) -> None:
+        """Serve until stopped; ``on_ready`` once both planes accept connections."""
+        if isinstance(self.server, _Server):
+            self.server.on_ready = on_ready
         self.server.run(sockets=self.sockets)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, saying when it listens (after the app's startup, before the first request)."""
+
+    on_ready: Callable[[], None] | None = None
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit and self.on_ready is not None:
+            self.on_ready()
 
 
 def prepare(
@@ -69,10 +84,11 @@ def prepare(
     registry: Registry | None = None,
     log_level: str = "warning",
     view_runs: Sequence[str | Path] = (),
+    progress: Callable[[str], None] | None = None,
 ) -> Bound:
-    """Check the settings, load every environment and bind both sockets (``control_port`` None: the
+    """Check the settings, bind both sockets and load every environment (``control_port`` None: the
     agent port + 1, or any free port when ``port`` is 0). ``view_runs``: the runs the control plane's
-    viewer (``/view/``) shows."""
+    viewer (``/view/``) shows; ``progress``: a line as each step of the loading starts."""
     if control_port is None:
         control_port = port + 1 if port else 0
     if port and control_port == port:
@@ -84,12 +100,28 @@ def prepare(
         )
     if not is_loopback(host):  # agents reach it by any name of this host
         config = config.model_copy(update={"loopback_only_hosts": False})
-    planes = create_planes(config, registry, view_runs)
+    reg = registry or (Registry(config.paths) if config.paths else default_registry())
+    names = config.envs or reg.names()
+    for name in names:
+        if name not in reg.entries():
+            reg.load(name)  # UnknownEnvironmentError, with suggestions, before anything is bound or loaded
     agent_sock = bind(host, port)
     try:
         control_sock = bind(control_host, control_port)
     except AwmError:
         agent_sock.close()
+        raise
+    try:
+        for i, name in enumerate(names, start=1):
+            if progress is not None:
+                progress(f"loading {i}/{len(names)} environments: {name}")
+            reg.load(name)  # cached: create_planes finds it compiled
+        if progress is not None:
+            progress(f"building the agent and control planes ({len(names)} environments)")
+        planes = create_planes(config, reg, view_runs)
+    except BaseException:
+        agent_sock.close()
+        control_sock.close()
         raise
     protocol = GuardedHttpToolsProtocol.configured(config.max_headers, config.max_header_bytes, config.head_timeout)
     uv = uvicorn.Config(
@@ -101,5 +133,5 @@ def prepare(
         timeout_graceful_shutdown=5,
     )
     return Bound(
-        planes, uvicorn.Server(uv), [agent_sock, control_sock], _url(host, agent_sock), _url(control_host, control_sock)
+        planes, _Server(uv), [agent_sock, control_sock], _url(host, agent_sock), _url(control_host, control_sock)
     )

@@ -85,7 +85,8 @@ class AwmToolEnv:
         return text
 
     def _submit(self, arguments: dict[str, Any]) -> str:
-        """The ``submit_answer`` tool: the typed answer ends the episode; malformed arguments are a step."""
+        """The ``submit_answer`` tool: the typed answer ends the episode; malformed arguments, or an answer that
+        can never be of the task's type (``Episode.submit``), are a step the model can correct."""
         ep = self.episode
         if ep is None:
             raise RuntimeError("reset() was not called")
@@ -105,7 +106,11 @@ class AwmToolEnv:
             if ep is None:
                 raise RuntimeError("reset() was not called")
             self.truncated = truncated
-            self.final = ep.submit(answer, explanation).rewards
+            res = ep.submit(answer, explanation)
+            if not res.done:  # an answer that can never be of the type: the rollout is over, with no answer
+                self.channels.append(res.rewards)
+                res = ep.submit(None, explanation)
+            self.final = res.rewards
         return self.final
 
 

@@ -5,6 +5,9 @@ The script sees the whole request (messages, tools), so it can play a task's gol
 tool calls or unknown tools, or fail on purpose. ``usage.prompt_tokens`` left as None by ``completion()``
 is counted from the request (a token per 4 characters of the messages and tools; with
 ``renders_tools=False`` the tools are not counted, like a server whose chat template drops them).
+
+``recorded("llamacpp/context_overflow")`` is a real server's answer, status and body as recorded in
+``tests/fixtures/llm_servers`` (see its README for where each was seen).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -29,6 +33,21 @@ class Reply:
     body: dict[str, Any] | None = None
     status: int = 200
     hang: float = 0.0  # seconds to sleep before answering
+
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "llm_servers"
+
+
+def recording(name: str) -> dict[str, Any]:
+    """A recorded answer: ``{"status", "body", "source", "verbatim", "note"}``."""
+    data: dict[str, Any] = json.loads((RECORDED / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def recorded(name: str) -> Reply:
+    """The recorded answer ``name`` (``<server>/<case>``), served with its status and body unchanged."""
+    data = recording(name)
+    return Reply(body=data["body"], status=data["status"])
 
 
 @dataclass

@@ -78,7 +78,7 @@ def test_plan_seeds_and_task_subsets_are_stable() -> None:
 def test_a_run_directory_belongs_to_one_agent(tmp_path: Path) -> None:
     asyncio.run(run_eval(NoopAgent(), EvalConfig(out=tmp_path, envs=["clinic"], tasks=1)))
     res = CliRunner().invoke(app, ["eval", "--agent", "oracle", "--envs", "clinic", "--out", str(tmp_path)])
-    assert res.exit_code == 1 and "--overwrite" in res.output
+    assert res.exit_code == 2 and "--overwrite" in res.output  # a usage error
     res = CliRunner().invoke(
         app, ["eval", "--agent", "oracle", "--envs", "clinic", "--out", str(tmp_path), "--overwrite"]
     )
@@ -88,7 +88,7 @@ def test_a_run_directory_belongs_to_one_agent(tmp_path: Path) -> None:
 
 def test_unknown_environment_and_bad_options_fail_cleanly(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["eval", "--agent", "oracle", "--envs", "nope", "--out", str(tmp_path)])
-    assert res.exit_code == 1 and "nope" in res.output
+    assert res.exit_code == 2 and "nope" in res.output  # a usage error
     assert CliRunner().invoke(app, ["eval", "--model", "m"]).exit_code == 2  # no --base-url
     assert CliRunner().invoke(app, ["eval", "--agent", "wizard"]).exit_code == 2
     assert CliRunner().invoke(app, ["report", str(tmp_path / "missing")]).exit_code == 2  # no such run directory

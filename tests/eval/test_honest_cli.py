@@ -87,8 +87,8 @@ def test_resuming_with_another_configuration_is_refused(tmp_path: Path) -> None:
         (["--seed", "1"], "seed 0 -> 1"),
         (["--agent", "noop"], "agent 'oracle' -> 'noop'"),
     ):
-        res = invoke(*base, *change)  # the last --tasks wins
-        assert res.exit_code == 1, (change, res.output)
+        res = invoke(*base, *change)  # the last --tasks wins; a usage error: exit 2
+        assert res.exit_code == 2, (change, res.output)
         assert expected in " ".join(res.output.split()) and "--overwrite" in res.output
         assert (tmp_path / "run.json").read_text() == info  # not overwritten
     # the same configuration resumes and records the invocation; --overwrite starts afresh

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import Result
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -24,6 +27,7 @@ from awm.eval.report import (
     pass_hat_k,
     report_figure,
     run_labels,
+    short,
     to_markdown,
 )
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
@@ -280,24 +284,63 @@ def rendered(fig: Figure) -> Any:
 
 
 def bars(fig: Figure) -> list[Rectangle]:
+    """Every named patch: the bars and the grid's cells."""
     return [p for ax in fig.axes for p in ax.patches if isinstance(p, Rectangle) and p.get_gid()]
 
 
+def is_bar(p: Rectangle) -> bool:
+    return p.axes is not None and any(p in c for c in p.axes.containers)
+
+
+def tick_labels(fig: Figure) -> list[Any]:
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    labels = [t for ax in axes for t in (*ax.get_xticklabels(), *ax.get_yticklabels())]
+    return [t for t in labels if t.get_visible() and t.get_text()]
+
+
+def assert_labels_apart(fig: Figure, renderer: Any = None) -> None:
+    """No two tick labels of the figure touch (the 27-environment chart smeared its x labels into one another),
+    and each lies inside the figure."""
+    renderer = renderer or rendered(fig)
+    labels = tick_labels(fig)
+    boxes = np.array([t.get_window_extent(renderer).extents for t in labels]).reshape(-1, 4)
+    x0, y0, x1, y1 = (boxes[:, i] for i in range(4))
+    left, bottom, right, top = fig.bbox.extents
+    outside = (x0 < left) | (y0 < bottom) | (x1 > right) | (y1 > top)
+    assert not outside.any(), f"{labels[int(np.argmax(outside))].get_text()!r} outside the figure"
+    touch = (x0[:, None] <= x1) & (x0 <= x1[:, None]) & (y0[:, None] <= y1) & (y0 <= y1[:, None])
+    np.fill_diagonal(touch, False)
+    if touch.any():
+        i, j = np.argwhere(touch)[0]
+        raise AssertionError(f"tick labels {labels[i].get_text()!r} and {labels[j].get_text()!r} overlap")
+
+
 def assert_readable(fig: Figure) -> None:
-    """Every visible panel is titled and labelled; bars are unique, valued, on a 0–1 axis; legends sit outside
-    every panel, clear of bars, tick labels and axis labels, inside the figure."""
+    """Every visible panel is titled and labelled (the y axis where its names show); tick labels are apart; bars
+    are unique, horizontal, valued, on a 0–1 axis and grid cells valued; legends sit outside every panel, clear of
+    bars, tick labels and axis labels, inside the figure."""
     renderer = rendered(fig)
     axes = [ax for ax in fig.axes if ax.get_visible()]
     for ax in axes:
-        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+        assert ax.get_title() and ax.get_xlabel()
+        assert ax.get_ylabel() or not any(t.get_visible() and t.get_text() for t in ax.get_yticklabels())
+    assert_labels_apart(fig, renderer)
     gids = [b.get_gid() for b in bars(fig)]
     assert len(gids) == len(set(gids))
-    positions = [(id(b.axes), round(b.get_x() + b.get_width() / 2, 6)) for b in bars(fig)]
+    positions = [(id(b.axes), round(b.get_x(), 6), round(b.get_y() + b.get_height() / 2, 6)) for b in bars(fig)]
     assert len(positions) == len(set(positions))
+    texts = {id(ax): [(t.get_text(), *t.get_position()) for t in ax.texts] for ax in axes}
+    values = {id(ax): {(text, round(y, 9)) for text, _, y in texts[id(ax)]} for ax in axes}
+    centres = {id(ax): {(round(x, 9), round(y, 9)) for text, x, y in texts[id(ax)] if re.fullmatch(r"\d\.\d\d", text)}
+               for ax in axes}  # fmt: skip
     for b in bars(fig):
-        assert b.axes is not None and b.axes.get_ylim() == (0.0, 1.0)
-        centre, value = b.get_x() + b.get_width() / 2, b.get_height()
-        assert any(t.get_text() == f"{value:.2f}" and abs(t.get_position()[0] - centre) < 1e-9 for t in b.axes.texts)
+        assert b.axes is not None
+        y = round(b.get_y() + b.get_height() / 2, 9)
+        if is_bar(b):  # from 0 on a 0–1 axis, its value printed beside it
+            assert b.axes.get_xlim() == (0.0, 1.0) and b.get_x() == 0.0
+            assert (f"{b.get_width():.2f}", y) in values[id(b.axes)], b.get_gid()
+        else:  # a grid cell: its value printed at its centre
+            assert (round(b.get_x() + b.get_width() / 2, 9), y) in centres[id(b.axes)], b.get_gid()
     legends = [*fig.legends, *(ax.get_legend() for ax in axes if ax.get_legend() is not None)]
     for legend in legends:
         box = legend.get_window_extent(renderer)
@@ -313,11 +356,20 @@ def assert_readable(fig: Figure) -> None:
 def test_the_legend_check_bites() -> None:
     fig = Figure(layout="constrained")
     ax = fig.subplots()
-    ax.bar([0, 1], [0.9, 0.8], label="pass@1")
-    ax.set(title="t", xlabel="x", ylabel="y", ylim=(0.0, 1.0), xticks=[0, 1])
+    ax.barh([0, 1], [0.9, 0.8], label="pass@1")
+    ax.set(title="t", xlabel="x", ylabel="y", xlim=(0.0, 1.0), yticks=[0, 1])
     ax.legend(loc="upper right")  # the old chart's legend: over the bars
     with pytest.raises(AssertionError, match="a legend over a panel"):
         assert_readable(fig)
+
+
+def test_the_overlap_check_bites() -> None:
+    """The old chart's failure: 27 names side by side under a panel run into one another."""
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    ax = fig.subplots()
+    ax.set_xticks(range(27), [f"environment_{i}" for i in range(27)])
+    with pytest.raises(AssertionError, match="overlap"):
+        assert_labels_apart(fig)
 
 
 def test_the_chart_of_one_run(runs: tuple[Path, Path]) -> None:
@@ -328,14 +380,17 @@ def test_the_chart_of_one_run(runs: tuple[Path, Path]) -> None:
     # pass@1, pass@k and pass^k for each environment and overall: one bar each
     expected = {f"{env}|{m}|a" for env in ("x", "y", "overall") for m in ("pass@1", "pass@2", "pass^2")}
     assert {b.get_gid() for b in pass_panel.patches} == expected
-    assert [t.get_text() for t in pass_panel.get_xticklabels()] == ["x", "y", "overall"]
-    heights = {b.get_gid(): b.get_height() for b in pass_panel.patches}
+    # one row per environment, best first (x 0.75, y 0.5), overall on top
+    assert [t.get_text() for t in pass_panel.get_yticklabels()] == ["overall", "x", "y"]
+    heights = {b.get_gid(): b.get_width() for b in pass_panel.patches}
     assert heights["x|pass@1|a"] == pytest.approx(0.75) and heights["y|pass^2|a"] == pytest.approx(0.5)
     assert [t.get_text() for t in pass_panel.get_legend().get_texts()] == ["pass@1", "pass@2", "pass^2"]
-    # failed actions by kind, without a second bar for the total (it is in the tick labels)
-    assert {b.get_gid() for b in action_panel.patches} == {f"{env}|tool_error|a" for env in ("x", "y", "overall")}
-    assert "failed" in action_panel.get_xticklabels()[0].get_text()
-    assert phi_panel.get_ylabel().startswith("Φ")
+    # failed actions: any failure, then by kind, one row per environment
+    kinds = ("tool_error_rate", "tool_error")
+    assert {b.get_gid() for b in action_panel.patches} == {f"{e}|{c}|a" for e in ("x", "y", "overall") for c in kinds}
+    assert [t.get_text() for t in action_panel.get_xticklabels()] == ["any\nfailure", "tool\nerror"]
+    assert action_panel.get_yticklabels()[1].get_text() == "x (4 actions)"
+    assert phi_panel.get_xlabel().startswith("Φ")
 
 
 def test_one_environment_at_k_1_is_one_bar_and_no_legend(tmp_path: Path) -> None:
@@ -344,7 +399,54 @@ def test_one_environment_at_k_1_is_one_bar_and_no_legend(tmp_path: Path) -> None
     assert_readable(fig)
     pass_panel = fig.axes[0]
     assert [b.get_gid() for b in pass_panel.patches] == ["x|pass@1|solo"]  # no overall bar repeating x's
-    assert pass_panel.get_legend() is None and "pass@1" in pass_panel.get_ylabel()
+    assert pass_panel.get_legend() is None and "pass@1" in pass_panel.get_xlabel()
+
+
+def many_envs(path: Path, n: int, seed: int, agent: str = "a") -> Path:
+    """A run over ``n`` environments (some with 40-character names) at k = 2: three tasks each, random outcomes
+    and every kind of failed action."""
+    rnd = random.Random(seed)
+    kinds = ("malformed", "unknown_tool", "invalid_arguments", "tool_error", "timeout", "noop", "redundant")
+    recs = []
+    for i in range(n):
+        env = f"env_{i:03d}" + ("_a_generated_scenario_with_a_long_name" if i % 9 == 0 else "")
+        for t, kind in enumerate(("information", "single_write", "multi_step")):
+            for trial in range(2):
+                if rnd.random() < 0.5:
+                    steps = [step("t", True), step(None, True, progress=1.0)]
+                    recs.append(record(f"t{t}", trial, Status.passed, steps, kind=kind, env=env))
+                else:
+                    flag = rnd.choice(kinds)
+                    steps = [step("t", flag in ("noop", "redundant"), **{flag: True}), step(None, True, progress=0.3)]
+                    recs.append(record(f"t{t}", trial, Status.failed, steps, kind=kind, env=env))
+    return run_dir(path, recs, agent, 2)
+
+
+@pytest.mark.parametrize("n", [27, 100])
+def test_many_environments_keep_their_labels_apart(tmp_path: Path, n: int) -> None:
+    """`awm report` over the 27 reference environments (or 100 generated ones): one row per environment, ranked
+    by pass@1, names cut with an ellipsis, the figure as tall as its rows, no tick label over another."""
+    a, b = many_envs(tmp_path / "a", n, 0), many_envs(tmp_path / "b", n, 1, agent="random")
+    if n == 27:  # what `awm report runs/oracle` does over the reference environments
+        res = invoke(a)
+        assert res.exit_code == 0, res.output
+        assert_png(a / "report.png")
+    rep = build_report(a)
+    fig = report_figure(rep)
+    assert_readable(fig)
+    pass_panel = fig.axes[0]
+    names = [t.get_text() for t in pass_panel.get_yticklabels()]
+    assert len(names) == n + 1 and names[0] == "overall"
+    assert max(map(len, names)) <= 28 and any(name.endswith("…") for name in names)
+    score = {e["env"]: e["pass@1"] for e in rep["envs"]}
+    by_label = {short(env): s for env, s in score.items()}
+    assert [by_label[name] for name in names[1:]] == sorted(score.values(), reverse=True)
+    assert fig.get_figheight() >= 0.2 * 3 * n  # three bars a row
+    comp = build_comparison([a, b])
+    fig = comparison_figure(comp)
+    assert_readable(fig)
+    shown = [[t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()] for ax in fig.axes]
+    assert len(shown[0]) == n + 1 and not any(shown[1:])  # the panels share the first one's rows
 
 
 def test_the_chart_of_several_runs(runs: tuple[Path, Path], tmp_path: Path) -> None:

@@ -267,7 +267,7 @@ def test_typed_answer_in_every_form_scores(action, fmt):
         ("4599 or 4600", "hermes"),
         ({"role": "assistant", "content": "Not 4600"}, "openai"),
         ({"answer": "about 4599"}, "json"),
-        ({"answer": [4599, 4600]}, "json"),
+        ({"answer": "[4599, 4600]"}, "json"),  # text: the strict fallback, judged
         ({"answer": 4600}, "json"),
         (_as_format("openai", "submit_answer", {"answer": "4599 or 4600"}, 0), "openai"),
     ],
@@ -290,6 +290,14 @@ def test_hedged_or_wrong_answers_score_0(action, fmt):
         ({"tool": "call_tool", "arguments": {"tool_name": "submit_answer", "arguments": "4599"}}, "json"),
         (_as_format("openai", "submit_answer", {"final": 4599}, 0), "openai"),
         (_as_format("hermes", "submit_answer", {"final": 4599}, 0), "hermes"),
+        # an answer that can never be a number: malformed too, on every form of the final action
+        ({"answer": [4599, 4600]}, "json"),
+        ({"answer": {"price": 4599}, "explanation": "the lamp"}, "json"),
+        ({"answer": True}, "json"),
+        ({"tool": "submit_answer", "arguments": {"answer": [4599]}}, "json"),
+        ({"tool": "call_tool", "arguments": {"tool_name": "submit_answer", "arguments": {"answer": [4599]}}}, "json"),
+        (_as_format("openai", "submit_answer", {"answer": {"cents": 4599}}, 0), "openai"),
+        (_as_format("hermes", "submit_answer", {"answer": [4599]}, 0), "hermes"),
     ],
 )
 def test_malformed_submit_answer_does_not_end_the_episode(action, fmt):
@@ -302,6 +310,20 @@ def test_malformed_submit_answer_does_not_end_the_episode(action, fmt):
     assert not env.unwrapped.episode.done
     again = env.step(_answer(fmt, 4599) if fmt != "json" else {"answer": 4599})
     assert again[2] and again[4]["outcome"] == 1.0
+
+
+def test_a_number_for_a_date_does_not_end_the_episode():
+    """The report: ``{"answer": 19}`` on a date task ended the episode with reward 0 and malformed=False."""
+    env = gym.make("awm/library-v0")
+    env.reset(seed=0, options={"task_id": "t02_clark_due_date"})
+    obs, reward, terminated, truncated, info = env.step('{"answer": 19}')
+    err = json.loads(obs)["error"]
+    assert not terminated and not truncated and reward == 0.0 and info["reward_components"]["malformed"]
+    assert (
+        err["code"] == "malformed_action" and '"YYYY-MM-DD"' in err["message"] and '"format": "date"' in err["message"]
+    )
+    obs, reward, terminated, _, info = env.step('{"answer": "2026-04-19"}')
+    assert terminated and reward == 1.0 and not info["reward_components"]["malformed"]
 
 
 def test_write_task_submits_without_an_answer():

@@ -175,7 +175,7 @@ def test_limits_expiry_and_tokens():
             paths=[str(FIXTURE_ROOT)],
             envs=["mini_shop"],
             max_episodes=3,
-            idle_ttl=0.3,
+            idle_ttl=2.0,  # long enough for the first requests on a loaded machine; the sleep below outlasts it
             sweep_interval=0.1,
             token="agent-s3cret",
             control_token="s3cret",
@@ -196,7 +196,7 @@ def test_limits_expiry_and_tokens():
         assert httpx.get(f"{srv.url}/episodes/{ids[0]}", headers=agent).status_code == 200
         full = httpx.post(f"{srv.control}/episodes", json={"env": "mini_shop"}, headers=auth)
         assert full.status_code == 503 and full.json()["error"]["code"] == "limit_reached"
-        time.sleep(0.8)
+        time.sleep(2.6)
         r = httpx.post(
             f"{srv.url}/episodes/{ids[0]}/call",
             json={"tool": "search_products", "arguments": {"query": "a"}},
@@ -309,7 +309,7 @@ def test_episode_view_lists_the_tasks_submit_answer_schema(live):
         ({"answer": "4599"}, 1.0),  # text is the strict fallback
         ({"answer": "1, 2, 3 or 4"}, 0.0),
         ({"answer": "4599 or 4600"}, 0.0),
-        ({"answer": [4599]}, 0.0),
+        ({"answer": "[4599, 4600]"}, 0.0),  # text: the strict fallback, judged
         ({}, 0.0),
     ],
 )
@@ -319,6 +319,34 @@ def test_typed_submit_over_http(live, body, outcome):
     assert out["done"] and out["rewards"]["outcome"] == outcome, out
     assert out["arguments"]["answer"] == body.get("answer")  # passed on as the typed value
     assert out["arguments"].get("explanation") == body.get("explanation")
+
+
+@pytest.mark.parametrize("answer", [[4599], {"price": 4599}, True])
+def test_a_wrongly_typed_answer_over_http_is_malformed_and_the_episode_goes_on(live, answer):
+    """On both planes' ``/submit``, ``/call`` and ``/step``, and the typed route (200: the body fits the generic
+    schema it documents): a value that can never be a number does not end the episode; the error says what to
+    send, and a typed answer then ends it."""
+    schema = '"type": "number"'
+    eid = new_episode(live, "t01_lamp_price")["episode_id"]
+    agent = httpx.post(f"{live.url}/episodes/{eid}/submit", json={"answer": answer, "explanation": "x"})
+    assert agent.status_code == 200 and agent.json()["error"]["code"] == "malformed_action"
+    assert schema in agent.json()["error"]["message"] and "the episode goes on" in agent.json()["error"]["message"]
+    assert httpx.get(f"{live.url}/episodes/{eid}").json()["done"] is False
+    control = httpx.post(f"{live.control}/episodes/{eid}/submit", json={"answer": answer}).json()
+    assert not control["done"] and control["rewards"]["malformed"] and control["rewards"]["outcome"] is None
+    call = {"tool": "submit_answer", "arguments": {"answer": answer}}
+    for plane in (live.url, live.control):
+        out = httpx.post(f"{plane}/episodes/{eid}/call", json=call).json()
+        assert not out["ok"] and out["error"]["code"] == "malformed_action" and not out.get("done")
+    typed = httpx.post(f"{live.url}/envs/mini_shop/episodes/{eid}/tools/submit_answer", json={"answer": answer})
+    assert (
+        typed.status_code == 200 and typed.json()["error"]["code"] == "malformed_action"
+    )  # fits the documented schema
+    step = httpx.post(f"{live.control}/episodes/{eid}/step", json={"action": {"answer": answer}}).json()
+    assert not step["terminated"] and step["info"]["reward_components"]["malformed"]
+    done = httpx.post(f"{live.control}/episodes/{eid}/submit", json={"answer": 4599}).json()
+    assert done["done"] and done["rewards"]["outcome"] == 1.0
+    assert httpx.get(f"{live.control}/episodes/{eid}").json()["steps"] == 7  # six malformed steps, then the answer
 
 
 def test_submit_body_is_strict(live):

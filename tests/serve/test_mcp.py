@@ -237,6 +237,23 @@ def test_typed_submit_over_mcp(live):
     assert ev.passed and ev.answer_correct
 
 
+def test_a_wrongly_typed_answer_over_mcp_is_malformed_and_the_episode_goes_on(live):
+    eid = new_episode(live, "t01_lamp_price")
+
+    async def run(c):
+        for answer in ([4599], {"cents": 4599}, False):
+            bad = await c.call_tool("submit_answer", {"answer": answer, "explanation": "the lamp's price"})
+            err = bad.structured_content["error"]
+            assert bad.is_error and err["code"] == "malformed_action" and '"type": "number"' in err["message"]
+            assert "the episode goes on" in err["message"]
+        done = await c.call_tool("submit_answer", {"answer": 4599})
+        assert not done.is_error and done.structured_content == {"ok": True, "submitted": True}
+
+    asyncio.run(_with_episode(live, eid, run))
+    ep = live.store.slots[eid].episode
+    assert ep.done and ep.steps == 4 and ep.evaluate(4599).passed
+
+
 def test_hedged_text_answer_over_mcp_scores_0():
     srv, thread = start_server(ServeConfig(paths=[str(FIXTURE_ROOT)], envs=["mini_shop"], expose_rewards=True))
     try:

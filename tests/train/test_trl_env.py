@@ -91,8 +91,13 @@ def test_typed_submit_answer_method_and_the_strict_text_fallback() -> None:
     bad = json.loads(env.submit_answer(value=102))
     assert bad["error"]["code"] == "malformed_action" and '"type": "number"' in bad["error"]["message"]
     assert env.final is None and not env.episode.done and env.channels[-1].malformed
+    # an answer that can never be a number is malformed too: the model is told what to send and goes on
+    for answer in ([102], {"balance": 102}, True):
+        bad = json.loads(env.submit_answer(answer=answer))
+        assert bad["error"]["code"] == "malformed_action" and "must be a number" in bad["error"]["message"]
+        assert env.final is None and not env.episode.done and env.channels[-1].malformed
     assert json.loads(env.submit_answer(answer=102.0)) == {"ok": True, "submitted": True}
-    assert env.final.answer_correct is True and outcome_reward(["ignored"], [env]) == [1.0]
+    assert env.final is not None and env.final.answer_correct is True and outcome_reward(["ignored"], [env]) == [1.0]
     assert json.loads(env.submit_answer(answer=102.0))["error"]["code"] == "episode_ended"
     # free text is strict: a hedge scores 0 even though it contains the value
     env = cls()
@@ -101,6 +106,11 @@ def test_typed_submit_answer_method_and_the_strict_text_fallback() -> None:
     env = cls()
     env.reset(task_id=task_id, seed=0)
     assert outcome_reward(["1, 2, 3 or 4"], [env]) == [0.0]
+    # a rollout ended by the trainer with a value that can never be the type: over, with no answer
+    env = cls()
+    env.reset(task_id=task_id, seed=0)
+    final = env._finish([102])
+    assert final.outcome == 0.0 and env.episode is not None and env.episode.done and env.channels[-1].malformed
     with pytest.raises(ValueError, match="route rows"):
         env.reset(task_id="t01_next_appointment_doctor")
 
