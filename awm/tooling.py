@@ -52,9 +52,37 @@ class ToolDef:
     parameters: dict[str, Any]
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Validated keyword arguments, or ``ValidationError``."""
+        """Validated keyword arguments, or ``ValidationError``.
+
+        Beyond the schema, what SQLite and the tools cannot hold is refused here, at the boundary, so no
+        agent input reaches a Python exception: integers outside SQLite's 64 bits, NaN and infinities
+        (the model's config), NUL characters in text."""
         model = self.args_model.model_validate(arguments)
-        return {k: getattr(model, k) for k in type(model).model_fields}
+        values = {k: getattr(model, k) for k in type(model).model_fields}
+        problems = [(k, why) for k, v in values.items() if (why := _boundary_problem(v)) is not None]
+        if problems:
+            raise ValidationError.from_exception_data(
+                f"{self.name}_arguments",
+                [
+                    {"type": "value_error", "loc": (k,), "input": values[k], "ctx": {"error": ValueError(why)}}
+                    for k, why in problems
+                ],
+            )
+        return values
+
+
+INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _boundary_problem(value: Any) -> str | None:
+    """Why an argument value cannot reach SQLite or a tool safely (None when it can)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not INT64[0] <= value <= INT64[1]:
+        return "an integer outside the 64-bit range SQLite stores (-2^63 to 2^63-1)"
+    if isinstance(value, str) and "\x00" in value:
+        return "text must not contain NUL characters"
+    if isinstance(value, (list, tuple)):
+        return next((why for v in value if (why := _boundary_problem(v)) is not None), None)
+    return None
 
 
 def tool(fn: Callable[..., Any] | None = None, *, write: bool = False, name: str | None = None) -> Any:
@@ -148,7 +176,7 @@ def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None) -
         _check_annotation(hints[p.name], f"{where} parameter {p.name!r}")
         default = ... if p.default is p.empty else p.default
         fields[p.name] = (hints[p.name], Field(default, description=arg_docs.get(p.name) or None))
-    config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING)
+    config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING, allow_inf_nan=False)
     model = create_model(f"{tool_name}_arguments", __config__=config, **fields)
     schema = strip_titles(model.model_json_schema())
     schema.setdefault("properties", {})
