@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,10 +73,29 @@ from awm.submit import MAX_EXPLANATION, SUBMIT, parse_submission, submit_spec
 
 
 class FastJSON(JSONResponse):
-    """Serialises with the stdlib encoder straight to bytes (FastAPI's encoder walks every value)."""
+    """Serialises with the stdlib encoder straight to bytes (FastAPI's encoder walks every value).
+
+    Always valid JSON in valid UTF-8, whatever an agent sent: a NaN or infinity becomes the string
+    ``"NaN"``/``"Infinity"``/``"-Infinity"`` and a lone UTF-16 surrogate U+FFFD (only on that slower path)."""
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode()
+        try:
+            return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str, allow_nan=False).encode()
+        except (ValueError, UnicodeEncodeError):
+            return json.dumps(json_safe(content), ensure_ascii=False, separators=(",", ":"), default=str).encode()
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with non-finite floats as strings and lone surrogates replaced (JSON-encodable as UTF-8)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
 
 
 def _error(code: str, status: int, message: str, headers: dict[str, str] | None = None) -> FastJSON:

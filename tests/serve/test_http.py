@@ -395,3 +395,16 @@ def test_remote_env_offers_the_typed_submit_and_passes_typed_answers(live):
     env.reset(seed=0, options={"task_id": "t01_lamp_price"})
     assert env.step({"answer": "1, 2, 3 or 4"})[4]["outcome"] == 0.0
     env.close()
+
+
+@pytest.mark.parametrize("answer", ["\ud800", float("nan"), float("inf"), ["\udfff", float("-inf")]])
+def test_every_response_is_valid_json_whatever_the_answer(live, answer):
+    """A lone surrogate or a non-finite number in an answer never breaks the control plane's JSON."""
+    created = httpx.post(f"{live.control}/episodes", json={"env": "mini_shop", "task_id": "t01_lamp_price"})
+    eid = created.json()["episode_id"]
+    body = json.dumps({"answer": answer}, ensure_ascii=True).encode()  # NaN/Infinity as Python's json writes them
+    httpx.post(f"{live.control}/episodes/{eid}/submit", content=body, headers={"Content-Type": "application/json"})
+    for _ in range(2):  # and again: the view keeps working
+        r = httpx.get(f"{live.control}/episodes/{eid}")
+        assert r.status_code == 200, r.text[:200]
+        json.loads(r.content.decode("utf-8"), parse_constant=lambda c: pytest.fail(f"invalid JSON constant {c}"))
