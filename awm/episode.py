@@ -161,6 +161,7 @@ class Episode:
         self.steps = 0
         self.version = 0  # bumped by every step that changes the database
         self.done = False
+        self.submitted = False  # a submitted episode's verdict is final: it is never restored
         self._ops = 0
         self._seen: dict[str, int] = {}
         self._net: dict[tuple[str, tuple], tuple[Row | None, Row | None]] = {}  # (table, key) -> (initial, now)
@@ -243,6 +244,7 @@ class Episode:
             return self._malformed(_malformed_answer_message(schema, problem), args)
         self.steps += 1
         self.done = True
+        self.submitted = True
         ev = self.evaluate(answer)
         ch = RewardChannels(
             outcome=1.0 if ev.passed else 0.0,
@@ -322,6 +324,13 @@ class Episode:
         )
 
     def restore(self, snap: Snapshot) -> None:
+        """Put this episode back at ``snap``. Refused once it was submitted: its verdict is final, so a
+        rollout from an earlier state is a new episode (``branch``), never a second submit of this one."""
+        if self.submitted:
+            raise EpisodeClosedError(
+                f"episode of task {self.task.id!r} was submitted and its verdict is final; "
+                "continue from the snapshot in a new episode with episode.branch(snapshot)"
+            )
         self.conn.deserialize(snap.blob)
         self.conn.execute(self.world.foreign_keys_pragma)
         self.steps, self.version, self.done = snap.steps, snap.version, snap.done
@@ -332,7 +341,10 @@ class Episode:
 
     def fork(self) -> Episode:
         """An independent copy of this episode at its current state."""
-        snap = self.snapshot()
+        return self.branch(self.snapshot())
+
+    def branch(self, snap: Snapshot) -> Episode:
+        """A new, independent episode of the same task, starting at ``snap`` (taken from this one or a copy)."""
         other = Episode(self.world, self.task, seed=self.seed, reward=self.reward_spec, blob=snap.blob)
         other.restore(snap)
         return other

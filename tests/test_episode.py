@@ -308,3 +308,24 @@ def test_answer_type_problem_only_for_values_that_can_never_be_the_type():
     assert answer_type_problem(strings, ["a", 1, "b"]) is None and answer_type_problem(strings, "a, b") is None
     assert "item 1 of the answer" in (answer_type_problem(strings, ["a", None]) or "")
     assert answer_type_problem(AnswerSchema(type=AnswerType.string), False)
+
+
+def test_a_submitted_verdict_is_final(mini_world):
+    """After submit, restore is refused (a second submit could score); a rollout from an earlier snapshot is a
+    new episode (branch), and the submitted one keeps its verdict."""
+    from awm.errors import EpisodeClosedError
+
+    ep = mini_world.episode("t02_buy_lamp")
+    snap = ep.snapshot()
+    assert ep.submit().rewards.outcome == 0.0
+    with pytest.raises(EpisodeClosedError, match="verdict is final"):
+        ep.restore(snap)
+    child = ep.branch(snap)
+    assert child is not ep and not child.done and ep.done and ep.submitted
+    child.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    assert child.submit().rewards.outcome == 1.0
+    before = mini_world.episode("t02_buy_lamp")  # restore before a submit still works
+    early = before.snapshot()
+    before.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 1})
+    before.restore(early)
+    assert before.steps == 0 and not before.diff_from_initial()

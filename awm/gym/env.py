@@ -152,7 +152,13 @@ class AwmEnv(gym.Env[str, str]):
         return self._require_episode().snapshot()
 
     def restore(self, snapshot: Any) -> None:
-        self._require_episode().restore(snapshot)
+        """Back to ``snapshot``; after a submit, in a new episode (a submitted verdict is final)."""
+        ep = self._require_episode()
+        if ep.submitted:
+            self.episode = ep.branch(snapshot)
+            ep.close()
+        else:
+            ep.restore(snapshot)
 
     def fork(self) -> AwmEnv:
         """An independent env whose episode continues from this one's current state."""

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 from fastapi import Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -343,12 +344,19 @@ def _tool_routes(
             specs.append(generic_submit_spec())  # its real schema is per task: GET /episodes/{id} -> submit
         for spec in specs:
 
-            def make(env: str, tool: str) -> Any:
+            def make(env: str, tool: str, schema: dict[str, Any]) -> Any:
+                documented = jsonschema.Draft202012Validator(schema)
+
                 async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Response:
                     slot = _slot(store, episode_id, env)
                     # submit_answer's route documents the generic schema (any answer): a body that fits it is
-                    # no 422 even when the answer is of the wrong type for this episode's task (an observation)
-                    fits_route = tool == SUBMIT and parse_submission(arguments)[2] is None
+                    # no 422 even when the answer is of the wrong type for this episode's task (an observation);
+                    # nor is a body that fits the tool's documented schema but is refused beyond it (an integer
+                    # past 64 bits, NUL in text: awm.tooling's boundary checks): an observation too
+                    if tool == SUBMIT:
+                        fits_route = parse_submission(arguments)[2] is None
+                    else:
+                        fits_route = documented.is_valid(arguments)
                     if tool == SUBMIT:
                         action = {"tool": SUBMIT, "arguments": arguments}
                         res = await slot.run(lambda ep: apply_action(ep, action))
@@ -361,7 +369,7 @@ def _tool_routes(
 
             app.add_api_route(
                 f"/envs/{env}/episodes/{{episode_id}}/tools/{spec.name}",
-                make(env, spec.name),
+                make(env, spec.name, spec.parameters),
                 methods=["POST"],
                 tags=[f"tools: {env}"],
                 summary=spec.description[:120],
@@ -710,13 +718,18 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         tags=["episodes"],
         operation_id="restore",
         response_model=m.EpisodeView,
-        responses=_responses(m.EpisodeView, *_EPISODE, 422, 504, auth=auth),
+        responses=_responses(m.EpisodeView, *_EPISODE, 422, 503, 504, auth=auth),
     )
     async def restore(episode_id: str, body: m.RestoreBody) -> Response:
+        """Back to a snapshot. After a submit the verdict is final: the answer is a NEW episode (its view, with a
+        new ``episode_id``) starting at the snapshot, and the submitted one stays as it ended."""
         slot = _slot(store, episode_id)
         snap = slot.snapshots.get(body.snapshot_id)
         if snap is None:
             raise ApiError("unknown_snapshot", 404, f"episode {episode_id!r} has no snapshot {body.snapshot_id!r}")
+        if slot.episode.submitted:  # its verdict is final: the rollout from the snapshot is a new episode
+            child = await slot.run(lambda ep: ep.branch(snap))
+            return FastJSON(views.episode(store.adopt(slot.env, child)))
         await slot.run(lambda ep: ep.restore(snap))
         if not slot.episode.done:
             slot.final = None

@@ -408,3 +408,13 @@ def test_every_response_is_valid_json_whatever_the_answer(live, answer):
         r = httpx.get(f"{live.control}/episodes/{eid}")
         assert r.status_code == 200, r.text[:200]
         json.loads(r.content.decode("utf-8"), parse_constant=lambda c: pytest.fail(f"invalid JSON constant {c}"))
+
+
+def test_restore_after_submit_is_a_new_episode(live):
+    created = httpx.post(f"{live.control}/episodes", json={"env": "mini_shop", "task_id": "t02_buy_lamp"})
+    eid = created.json()["episode_id"]
+    sid = httpx.post(f"{live.control}/episodes/{eid}/snapshot").json()["snapshot_id"]
+    assert httpx.post(f"{live.control}/episodes/{eid}/submit", json={"answer": None}).status_code == 200
+    again = httpx.post(f"{live.control}/episodes/{eid}/restore", json={"snapshot_id": sid})
+    assert again.status_code == 200 and again.json()["episode_id"] != eid and not again.json()["done"]
+    assert httpx.get(f"{live.control}/episodes/{eid}").json()["done"]  # the submitted one keeps its verdict
