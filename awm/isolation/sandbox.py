@@ -19,10 +19,12 @@ The worker then installs its own seccomp filter (``guest/seccomp.py``) before ru
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import shutil
 import site
+import subprocess
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -122,11 +124,7 @@ def command(kind: str, limits: Limits) -> list[str]:
         "/usr",
         "/usr",
     ]
-    for top in ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
-        if os.path.islink(top):
-            argv += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            argv += ["--ro-bind", top, top]
+    argv += _top_level()
     for root in _python_roots():
         argv += ["--ro-bind", root, root]
     argv += ["--ro-bind", str(GUEST_DIR), GUEST_MOUNT]
@@ -136,6 +134,17 @@ def command(kind: str, limits: Limits) -> list[str]:
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.scratch_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp"]
     argv += [sys.executable, "-I", "-B", f"{GUEST_MOUNT}/main.py", kind]
+    return argv
+
+
+def _top_level() -> list[str]:
+    """/bin, /lib and friends: symlinks into /usr on a merged-/usr system, read-only binds otherwise."""
+    argv: list[str] = []
+    for top in ("/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
     return argv
 
 
@@ -174,4 +183,19 @@ def drop_privileges() -> dict[str, Any]:
         return {}
     if not all(_traversable_by_others(r) for r in [*_python_roots(), str(GUEST_DIR)]):
         return {}
-    return {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    drop = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+    return drop if _unprivileged_bwrap_works(tuple(sorted(drop))) else {}
+
+
+@functools.cache
+def _unprivileged_bwrap_works(_key: tuple[str, ...]) -> bool:
+    """Whether bwrap can make its namespaces as uid 65534 here (some kernels allow user namespaces to root only)."""
+    bwrap = bwrap_path()
+    if bwrap is None:
+        return False
+    argv = [bwrap, "--unshare-all", "--unshare-user", "--ro-bind", "/usr", "/usr", *_top_level(), "/usr/bin/true"]
+    try:
+        done = subprocess.run(argv, user=NOBODY, group=NOBODY, extra_groups=[], capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
