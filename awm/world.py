@@ -108,6 +108,7 @@ class World:
         self.columns = {n: t.columns for n, t in self.tables.items()}
         self.cascades = _cascades(conn) if conn else {}
         self.capture = {n: capture_ddl(t) for n, t in self.tables.items()}
+        self._startup_sql: list[str] = []  # tools.py's __awm_startup_sql__ (imported AWM apps' create_all)
         self.tools: dict[str, ToolDef] = tools if tools is not None else self._import_tools(problems)
         self._tool_params = {name: td.parameters.get("properties", {}) for name, td in self.tools.items()}
         if problems or conn is None:
@@ -443,7 +444,7 @@ class World:
         return tools
 
     def _startup_blob(self, seed: bytes, problems: list[str]) -> bytes:
-        sql = getattr(self, "_startup_sql", [])
+        sql = self._startup_sql
         if not sql:
             return seed
         conn = sqlite3.connect(":memory:", isolation_level=None)

@@ -47,6 +47,7 @@ from pydantic import ValidationError
 from awm.bundle import ID_PATTERN, Manifest, Provenance, SeedData, Task, TaskVerifier
 from awm.diff import TableInfo, read_tables
 from awm.errors import AwmError
+from awm.isolation.guest.determinism import frozen_date_functions
 from awm.loader import dump_jsonl
 from awm.seeding import insert_seed
 from awm.tooling import NONDETERMINISTIC, quote
@@ -77,7 +78,6 @@ _SQL_CLOCK = {  # DDL defaults that read the wall clock, frozen at CLOCK
     re.compile(r"\bcurrent_time\b", re.I): f"'{CLOCK_SQL[11:]}'",
     re.compile(r"'now'", re.I): f"'{CLOCK_SQL}'",
 }
-_DATE_FUNCTIONS = ("date", "time", "datetime", "julianday", "strftime", "unixepoch")
 _BLANK = " \t\n\r\f\v;"  # characters that execute as an empty statement
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -209,17 +209,6 @@ def _freeze_clock(sql: str, *, keywords_only: bool = False) -> tuple[str, int]:
     return sql, n
 
 
-def _frozen_date_function(plain: sqlite3.Connection, name: str) -> Callable[..., Any]:
-    """SQLite's ``name(...)`` with ``'now'`` read as CLOCK (computed by an untouched connection)."""
-
-    def fn(*args: Any) -> Any:
-        fixed = [CLOCK_SQL if isinstance(a, str) and a.strip().lower() == "now" else a for a in args]
-        sql = f"SELECT {name}({', '.join('?' * len(fixed))})"
-        return plain.execute(sql, fixed).fetchone()[0]
-
-    return fn
-
-
 def _no_files(action: int, *_: Any) -> int:
     """AWM's SQL is data: it may not reach a file (``ATTACH``, ``VACUUM INTO``)."""
     return sqlite3.SQLITE_DENY if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH) else sqlite3.SQLITE_OK
@@ -229,9 +218,7 @@ def _connect_frozen() -> sqlite3.Connection:
     """An in-memory database whose date functions read ``'now'`` as CLOCK; foreign keys off (sqlite3's
     default, as in ``awm.core.db.create_sqlite_database``)."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
-    plain = sqlite3.connect(":memory:")
-    for name in _DATE_FUNCTIONS:
-        conn.create_function(name, -1, _frozen_date_function(plain, name), deterministic=True)
+    frozen_date_functions(conn, lambda: CLOCK_SQL)
     conn.set_authorizer(_no_files)
     return conn
 

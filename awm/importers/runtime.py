@@ -32,10 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, create_model
-
 from awm.errors import ImportedCodeError, ToolError, ToolTimeout
 from awm.isolation import INSTALL_HINT, Limits, Pool, Worker, WorkerCrashed, WorkerTimeout, available, get_pool
+from awm.isolation.arguments import given, open_model
 from awm.isolation.sqlhost import SqlHost
 from awm.tooling import Db, ToolDef, strip_titles
 
@@ -155,29 +154,17 @@ def _valid_tools(tools: Any) -> list[dict[str, Any]]:
 
 
 # -- tools -------------------------------------------------------------------------------------------
-class _Unset:
-    def __repr__(self) -> str:
-        return "<unset>"
-
-
-_UNSET: Any = _Unset()
-
-
 def _tool_function(app: _App, spec: dict[str, Any], module_name: str) -> Callable[..., Any]:
     name = spec["name"]
-
     route = spec.get("route", name)
 
     def run(db: Db, **arguments: Any) -> Any:
-        return _call(app, route, db, {k: v for k, v in arguments.items() if v is not _UNSET})
+        return _call(app, route, db, given(arguments))
 
     run.__name__ = run.__qualname__ = name
     run.__module__ = module_name
     run.__doc__ = spec["description"]
-    required = set(spec["parameters"].get("required", ()))
-    # FastAPI validates the values; our model only rejects unknown and missing arguments
-    fields: dict[str, Any] = {p: (Any, ... if p in required else _UNSET) for p in spec["parameters"]["properties"]}
-    model: type[BaseModel] = create_model(f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+    model = open_model(name, spec["parameters"])  # FastAPI validates the values in the worker
     run.__awm_tool__ = ToolDef(name, run, True, spec["description"], model, spec["parameters"])  # type: ignore[attr-defined]
     return run
 

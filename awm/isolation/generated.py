@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, create_model
-
 from awm.errors import (
     ImportedCodeError,
     IsolationError,
@@ -31,7 +29,8 @@ from awm.errors import (
     WorkerCrashed,
     WorkerTimeout,
 )
-from awm.isolation.guest.protocol import decode_value, encode_value
+from awm.isolation.arguments import given, open_model
+from awm.isolation.guest.protocol import decode_tree, decode_value, encode_tree
 from awm.isolation.pools import get_pool
 from awm.isolation.sandbox import INSTALL_HINT, Limits, available
 from awm.isolation.worker import Pool, Worker
@@ -43,14 +42,6 @@ _METHODS = frozenset({"query", "one", "value", "execute", "insert"})
 _cache: dict[str, tuple[Pool, list[dict[str, Any]]]] = {}
 _loading: dict[str, threading.Lock] = {}
 _lock = threading.Lock()
-
-
-class _Unset:
-    def __repr__(self) -> str:
-        return "<unset>"
-
-
-_UNSET: Any = _Unset()
 
 
 @dataclass
@@ -112,7 +103,6 @@ def _valid_specs(tools: Any) -> list[dict[str, Any]]:
                 "write": t.get("write") is True,
                 "description": description,
                 "parameters": strip_titles(params),
-                "required": required,
             }
         )
     return out
@@ -126,10 +116,7 @@ def _tool_def(pool: Pool, spec: dict[str, Any]) -> ToolDef:
 
     run.__name__ = run.__qualname__ = name
     run.__doc__ = spec["description"]
-    required = set(spec["required"])
-    # unknown and missing arguments are refused here; types, by the tool's own model in the worker
-    fields: dict[str, Any] = {p: (Any, ... if p in required else _UNSET) for p in spec["parameters"]["properties"]}
-    model: type[BaseModel] = create_model(f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+    model = open_model(name, spec["parameters"])  # types: the tool's own model, in the worker
     return ToolDef(name, run, spec["write"], spec["description"], model, spec["parameters"])
 
 
@@ -138,7 +125,7 @@ def _call(pool: Pool, tool: str, db: Db, arguments: dict[str, Any]) -> Any:
     request = {
         "op": "call",
         "tool": tool,
-        "arguments": {k: v for k, v in arguments.items() if v is not _UNSET},
+        "arguments": given(arguments),
         "clock": db.now().isoformat(),
         "seed": db.seed * 1_000_003 + db.step,
     }
@@ -151,7 +138,7 @@ def _call(pool: Pool, tool: str, db: Db, arguments: dict[str, Any]) -> Any:
     if state.interrupted or reply.get("interrupted"):
         raise sqlite3.OperationalError("interrupted")  # the episode reports its timeout
     if "result" in reply:
-        return _decode(reply["result"])
+        return decode_tree(reply["result"])
     if isinstance(reply.get("invalid"), list):
         parts = []
         for item in reply["invalid"][:5]:
@@ -209,7 +196,7 @@ def _serve(state: _Call, message: dict[str, Any]) -> dict[str, Any]:
         if "interrupted" in str(e):
             state.interrupted = True
         return {"error": {"type": type(e).__name__, "message": str(e)[:2000]}}
-    return {"value": _encode(value)}
+    return {"value": encode_tree(value)}
 
 
 def _param(value: Any) -> Any:
@@ -217,22 +204,6 @@ def _param(value: Any) -> Any:
     if isinstance(value, (int, float, str, bytes, type(None))):
         return value
     raise ToolDefinitionError(f"a parameter of type {type(value).__name__} is not supported")
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_encode(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _encode(v) for k, v in value.items()}
-    return encode_value(value)
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if isinstance(value, dict) and not (len(value) == 1 and "$b" in value):
-        return {k: _decode(v) for k, v in value.items()}
-    return decode_value(value)
 
 
 __all__ = ["isolated_tools"]

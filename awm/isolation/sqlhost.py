@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 import sqlite3
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from awm.isolation.guest.determinism import freeze_sql, frozen_date_functions
 from awm.isolation.guest.protocol import ProtocolError, decode_value, encode_value
 
 MAX_SQL = 1 << 20  # characters of one statement
@@ -37,34 +37,13 @@ _ALLOWED_ACTIONS = {
     sqlite3.SQLITE_RECURSIVE,
 }
 _DENIED_FUNCTIONS = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer", "sqlite_offset"}
-_DATE_FUNCTIONS = ("date", "time", "datetime", "julianday", "strftime", "unixepoch")
-_KEYWORDS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\b(current_timestamp|current_date|current_time)\b", re.I)
 _SCALARS = (int, float, str, bytes, type(None))
-
-
-def freeze_sql(sql: str, clock: datetime) -> str:
-    """``CURRENT_TIMESTAMP``/``CURRENT_DATE``/``CURRENT_TIME`` outside string literals → the frozen clock."""
-    if "current_" not in sql.lower():
-        return sql
-    stamp = clock.strftime("%Y-%m-%d %H:%M:%S")
-    parts = {"current_timestamp": stamp, "current_date": stamp[:10], "current_time": stamp[11:]}
-    return _KEYWORDS.sub(lambda m: f"'{parts[m.group(1).lower()]}'" if m.group(1) else m.group(0), sql)
 
 
 def frozen_functions(conn: sqlite3.Connection, clock: datetime, seed: int) -> None:
     """SQLite's date functions read ``'now'`` as ``clock``; ``random()``/``randomblob()`` draw from ``seed``."""
-    plain = sqlite3.connect(":memory:", check_same_thread=False)
-    stamp = clock.strftime("%Y-%m-%d %H:%M:%S")
-    for name in _DATE_FUNCTIONS:
-
-        def fn(*args: Any, _name: str = name) -> Any:
-            args = args or (stamp,)
-            if _name == "strftime" and len(args) == 1:
-                args = (*args, stamp)
-            args = tuple(stamp if isinstance(a, str) and a.strip().lower() == "now" else a for a in args)
-            return plain.execute(f"SELECT {_name}({', '.join('?' for _ in args)})", args).fetchone()[0]
-
-        conn.create_function(name, -1, fn, deterministic=True)
+    now = clock.strftime("%Y-%m-%d %H:%M:%S")
+    frozen_date_functions(conn, lambda: now)
     rng = random.Random(seed)
     conn.create_function("random", 0, lambda: rng.getrandbits(64) - (1 << 63))
     conn.create_function("randomblob", 1, lambda n: rng.randbytes(max(1, min(int(n or 1), 1 << 20))))
@@ -112,7 +91,7 @@ class SqlHost:
         sql, params, many = message.get("sql"), message.get("params"), bool(message.get("many"))
         if not isinstance(sql, str) or len(sql) > MAX_SQL:
             raise sqlite3.ProgrammingError(f"a statement must be a string of at most {MAX_SQL} characters")
-        sql = freeze_sql(sql, self.clock)
+        sql = freeze_sql(sql, self.clock.strftime("%Y-%m-%d %H:%M:%S"))
         self._savepoint(cid)
         if many:
             if not isinstance(params, list) or len(params) > MAX_ROWS:

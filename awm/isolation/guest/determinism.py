@@ -16,16 +16,18 @@ import datetime as _dt
 import random
 import re
 import sqlite3
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 CLOCK_NOW, CLOCK_TODAY = "_awm_clock_now", "_awm_clock_today"
 _CLOCK_ATTRS = {"now": CLOCK_NOW, "utcnow": CLOCK_NOW, "today": CLOCK_NOW}
 _clock = _dt.datetime(2026, 1, 1)
-_real = {"time": time.time, "time_ns": time.time_ns}
 _rng = random.Random(0)
 _real_connect = sqlite3.connect
+_plain = threading.local()  # an untouched connection per thread, whose date functions do the arithmetic
 _DATE_FUNCTIONS = ("date", "time", "datetime", "julianday", "strftime", "unixepoch")
 _KEYWORDS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\b(current_timestamp|current_date|current_time)\b", re.I)
 
@@ -71,30 +73,36 @@ def clock_names() -> dict[str, Any]:
     return {CLOCK_NOW: clock_now, CLOCK_TODAY: clock_today}
 
 
-def freeze_sql(sql: str) -> str:
-    """``CURRENT_TIMESTAMP``/``CURRENT_DATE``/``CURRENT_TIME`` outside string literals → the frozen clock."""
-    stamp = _clock.strftime("%Y-%m-%d %H:%M:%S")
-    parts = {"current_timestamp": stamp, "current_date": stamp[:10], "current_time": stamp[11:]}
-
-    def sub(m: re.Match[str]) -> str:
-        return f"'{parts[m.group(1).lower()]}'" if m.group(1) else m.group(0)
-
-    return _KEYWORDS.sub(sub, sql) if "current_" in sql.lower() else sql
+def stamp() -> str:
+    """The frozen clock as SQLite writes a timestamp."""
+    return _clock.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def frozen_date_functions(conn: sqlite3.Connection) -> None:
-    """SQLite's date functions on ``conn`` with ``'now'`` read as the frozen clock."""
-    plain = _real_connect(":memory:")
+def freeze_sql(sql: str, now: str | None = None) -> str:
+    """``CURRENT_TIMESTAMP``/``CURRENT_DATE``/``CURRENT_TIME`` outside string literals → the clock ``now``
+    (a ``YYYY-MM-DD HH:MM:SS`` stamp; the worker's frozen clock by default)."""
+    if "current_" not in sql.lower():
+        return sql
+    now = now or stamp()
+    parts = {"current_timestamp": now, "current_date": now[:10], "current_time": now[11:]}
+    return _KEYWORDS.sub(lambda m: f"'{parts[m.group(1).lower()]}'" if m.group(1) else m.group(0), sql)
+
+
+def frozen_date_functions(conn: sqlite3.Connection, now: Callable[[], str] = stamp) -> None:
+    """SQLite's date functions on ``conn`` with ``'now'`` (also implied: ``date()``, ``strftime(fmt)``) read as
+    the clock ``now()`` gives. Shared by the worker, the parent's SQL host and the importer."""
     for name in _DATE_FUNCTIONS:
 
         def fn(*args: Any, _name: str = name) -> Any:
-            stamp = _clock.strftime("%Y-%m-%d %H:%M:%S")
-            args = args or (stamp,)
+            current = now()
+            args = args or (current,)
             if _name == "strftime" and len(args) == 1:
-                args = (*args, stamp)
-            args = tuple(stamp if isinstance(a, str) and a.strip().lower() == "now" else a for a in args)
-            marks = ", ".join("?" for _ in args)
-            return plain.execute(f"SELECT {_name}({marks})", args).fetchone()[0]
+                args = (*args, current)
+            args = tuple(current if isinstance(a, str) and a.strip().lower() == "now" else a for a in args)
+            plain = getattr(_plain, "conn", None)
+            if plain is None:
+                plain = _plain.conn = _real_connect(":memory:")
+            return plain.execute(f"SELECT {_name}({', '.join('?' for _ in args)})", args).fetchone()[0]
 
         conn.create_function(name, -1, fn, deterministic=True)
 

@@ -37,6 +37,24 @@ def decode_value(value: Any) -> Any:
     return value
 
 
+def encode_tree(value: Any) -> Any:
+    """``encode_value`` through nested lists and dicts (rows as dicts, lists of rows)."""
+    if isinstance(value, list):
+        return [encode_tree(v) for v in value]
+    if isinstance(value, dict):
+        return {k: encode_tree(v) for k, v in value.items()}
+    return encode_value(value)
+
+
+def decode_tree(value: Any) -> Any:
+    """``decode_value`` through nested lists and dicts (the inverse of ``encode_tree``)."""
+    if isinstance(value, list):
+        return [decode_tree(v) for v in value]
+    if isinstance(value, dict) and not (len(value) == 1 and "$b" in value):
+        return {k: decode_tree(v) for k, v in value.items()}
+    return decode_value(value)
+
+
 def pack(header: dict[str, Any], blobs: tuple[bytes, ...] | list[bytes] = ()) -> bytes:
     if blobs:
         header = {**header, "blobs": len(blobs)}

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import determinism
-from protocol import decode_value, encode_value
+from protocol import decode_tree, encode_value
 
 PKG_ROOT = "/awm-pkg"
 _tools: dict[str, Any] = {}
@@ -57,14 +57,6 @@ def _scalar(value: Any) -> Any:
     return value
 
 
-def _decode(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if isinstance(value, dict) and not (len(value) == 1 and "$b" in value):
-        return {k: _decode(v) for k, v in value.items()}
-    return decode_value(value)
-
-
 class RemoteDb:
     """``awm.tooling.Db`` as a generated tool sees it inside the worker."""
 
@@ -72,7 +64,7 @@ class RemoteDb:
         reply = _exchange({"op": "db", "method": method, **fields})
         if "error" in reply:
             _raise(reply["error"])
-        return _decode(reply.get("value"))
+        return decode_tree(reply.get("value"))
 
     def now(self) -> _dt.datetime:
         return determinism.clock_now()
