@@ -53,6 +53,13 @@ class Manifest(Record):
         description="false: tools.py runs in a sandboxed worker process (awm.isolation), as generated code does "
         "until a person has reviewed it and set this to true",
     )
+    log_tables: list[str] = Field(
+        [],
+        description="append-only records of what the tools did (activity logs, audit trails, status histories): "
+        "rows inserted there beyond the expected ones are not collateral, so a harmless do-and-undo (add a "
+        "watcher, then remove it) is not punished; their effect on the other tables is still judged. Never list "
+        "a table whose rows are actions themselves (messages, payments, bookings)",
+    )
 
 
 class SeedData(Record):

@@ -7,7 +7,9 @@ net change passes the frame when it is that change, up to:
 - ``free_columns`` (``table.column``): legitimately variable values (e.g. a free-text reason);
 - inserted rows matched by content, not key (an agent may create rows in another order); a column
   that points at a row inserted in the same episode matches any such row;
-- ``allowed_writes``: declared rules for further rows (by table, operation and a SQL predicate).
+- ``allowed_writes``: declared rules for further rows (by table, operation and a SQL predicate);
+- the manifest's ``log_tables``: extra rows inserted into an append-only log are not collateral (a
+  do-and-undo leaves two log rows and nothing else); the expected log rows are still required.
 
 Anything else the agent changed is **collateral** (someone else's row, another column, an extra
 insert, a delete); any expected change not made, or made with other values, is **missing** or
@@ -72,6 +74,7 @@ class Frame:
     fks: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # table -> column -> parent table
     autokeys: frozenset[str] = frozenset()  # tables keyed by an INTEGER PRIMARY KEY (a rowid the db assigns)
     permissive: bool = False  # replaying a gold solution to derive a frame: everything is in frame
+    logs: frozenset[str] = frozenset()  # append-only log tables: extra inserts there are not collateral
 
     @cached_property
     def _keyed(self) -> dict[tuple[str, tuple], RowChange]:
@@ -92,7 +95,7 @@ class Frame:
             exp = self._keyed.get((c.table, _key(c)))
             if exp is not None and c.op in (exp.op, "update"):
                 continue
-            if c.op == "insert" and c.table in self._insert_tables:
+            if c.op == "insert" and (c.table in self._insert_tables or c.table in self.logs):
                 continue
             if self._ruled(c, conn):
                 continue
@@ -165,7 +168,7 @@ class Frame:
                     diffs = self._differences(table, e.after or {}, g.after or {}, new_keys_exp, new_keys_got)
                     wrong.append(f"new {table} row: " + "; ".join(diffs or ["differs"]))
             for g in unmatched_got:
-                if not self._ruled(g, conn, used):
+                if table not in self.logs and not self._ruled(g, conn, used):
                     collateral.append(g)
             missing += [f"insert into {table} {_show_row(e.after)}" for e in exp_rows]
         return Verdict(tuple(collateral), tuple(missing), tuple(wrong))

@@ -348,3 +348,23 @@ def check_limit(limit: int, top: int = 50) -> None:
 def now_iso(db: Db) -> str:
     """The frozen clock as rows store a timestamp: ISO, to the second (``2026-03-02T09:30:00``)."""
     return db.now().replace(microsecond=0).isoformat()
+
+
+LIKE_ESCAPE = "\\"  # the escape character the catalog's searches declare: ``LIKE ? ESCAPE '\'``
+
+
+def like_contains(text: str, *, lower: bool = False) -> str:
+    """A ``LIKE`` pattern matching ``text`` anywhere, with LIKE's own wildcards escaped: ``%`` and ``_`` in
+    what the agent typed are letters, not "anything" (``"%"`` would otherwise list the whole directory).
+    Use it with ``... LIKE ? ESCAPE '\\'`` (in Python source: ``"LIKE ? ESCAPE '\\\\'"``)."""
+    return "%" + like_escape(text.lower() if lower else text) + "%"
+
+
+def like_prefix(text: str, *, lower: bool = False) -> str:
+    """A ``LIKE`` pattern matching values that start with ``text`` (escaped as in ``like_contains``)."""
+    return like_escape(text.lower() if lower else text) + "%"
+
+
+def like_escape(text: str) -> str:
+    """``text`` with ``%``, ``_`` and the escape character escaped for ``LIKE ... ESCAPE '\\'``."""
+    return text.replace(LIKE_ESCAPE, LIKE_ESCAPE * 2).replace("%", LIKE_ESCAPE + "%").replace("_", LIKE_ESCAPE + "_")

@@ -3,7 +3,9 @@
 For every task: the gold solution replays with no error and scores outcome 1; the initial state and an
 empty trajectory score 0; every non-guard check is false at the start and true at the end (guards
 hold at both ends); the gold answer has the task's answer type; the replay is deterministic; and the
-adversarial audit (``awm.audit``) finds no cheaper way to outcome 1. Every tool's argument schema must
+adversarial audit (``awm.audit``) finds no cheaper way to outcome 1. With ``--seeds``, every information
+template's best blind constant (``awm.leaks``: one answer submitted without a tool call) scores on at most
+10% of its instances. Every tool's argument schema must
 be a valid JSON Schema, and every tool called with sample arguments drawn from the seed must give a
 result or a ``ToolError`` (never crash, never run past the time limit).
 
@@ -24,6 +26,7 @@ from awm.answers import value_problem
 from awm.audit import AuditReport, audit_world
 from awm.bundle import TaskKind
 from awm.errors import AwmError, EpisodeError
+from awm.leaks import blind_constants
 from awm.registry import Registry
 from awm.samples import probe_cases
 from awm.templates import TemplateError
@@ -83,7 +86,23 @@ def validate_env(
         validate_templates(
             world, report, range(start, start + seeds), scale, distractors, audit=audit, per_world=per_world
         )
+        if seeds and world.files.builder_path is not None:
+            validate_blind(world, report, range(start, start + seeds), scale, distractors)
     return report
+
+
+def validate_blind(
+    world: World, report: Report, seeds: Iterable[int], scale: Scale = Scale.small, distractors: bool = False
+) -> None:
+    """No information template has an answer a policy can learn without looking (``awm.leaks``)."""
+    results, _problems = blind_constants(world, seeds, scale, distractors)  # per-instance problems: named above
+    if results:
+        report.stats["blind_max_share_pct"] = round(100 * max(r.share for r in results))
+    for r in results:
+        if not r.ok:
+            report.add(f"template {r.template}", f"blind constant: {r}; spread the slot query's answers")
+        elif not r.judged:
+            report.notes.append(f"template {r.template}: only {r.instances} instances drawn; blind constant not judged")
 
 
 def validate_templates(

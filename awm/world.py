@@ -128,6 +128,9 @@ class World:
         problems += template_problems
         if self.key.canonical:
             problems += self._check_templates(conn)
+            problems += [
+                f"env.json log_tables: no table {t!r}" for t in self.manifest.log_tables if t not in self.tables
+            ]
         self._lock = threading.RLock()
         self._parent: World | None = None  # a built world's canonical world
         self._variants: OrderedDict[WorldKey, World] = OrderedDict()
@@ -315,7 +318,15 @@ class World:
         net = ep.diff_from_initial()
         ep.close()
         v = ct.verifier
-        frame = Frame(self.tables, net, free_map(v.free_columns), tuple(v.allowed_writes), self.fks, self.autokeys)
+        frame = Frame(
+            self.tables,
+            net,
+            free_map(v.free_columns),
+            tuple(v.allowed_writes),
+            self.fks,
+            self.autokeys,
+            logs=frozenset(self.manifest.log_tables),
+        )
         return dataclasses.replace(ct, frame=frame)
 
     def variant(self, key: WorldKey) -> World:
