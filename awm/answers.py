@@ -19,7 +19,6 @@ import json
 import math
 import re
 import sqlite3
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -27,110 +26,38 @@ from typing import Any
 
 import jsonschema
 
+from awm.answer_text import (
+    QUALIFIERS,
+    allowed_words,
+    as_date,
+    read_date,
+    read_number,
+    string_signs_problem,
+    strip_label,
+)
+from awm.answer_text import (
+    words as _words,
+)
 from awm.bundle import AnswerCheck, AnswerSchema, AnswerType
+from awm.normal import text_key
 
 MAX_ANSWER = 4_000  # characters of a text answer (an answer is not a dump of the database)
 MAX_ITEMS = 500
 
 _HONORIFICS = {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "sir"}
-_MONTHS = {
-    m: i
-    for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)
-}
-_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-_MDY = re.compile(r"\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
-_DMY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})\b")
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)")
 _LABEL = re.compile(r"^\s*(?:\*\*)?(?:final\s+answer|answer)(?:\*\*)?\s*[:=\-]\s*(.+?)\s*$", re.I | re.M)
-_HEDGES = frozenset(
-    [
-        "or",
-        "either",
-        "not",
-        "no",
-        "never",
-        "nor",
-        "maybe",
-        "perhaps",
-        "possibly",
-        "probably",
-        "likely",
-        "unlikely",
-        "approximately",
-        "approx",
-        "about",
-        "around",
-        "roughly",
-        "nearly",
-        "almost",
-        "unsure",
-        "unknown",
-        "unclear",
-        "cannot",
-        "cant",
-        "couldnt",
-        "dont",
-        "doesnt",
-        "isnt",
-        "wasnt",
-        "arent",
-        "werent",
-        "wont",
-        "between",
-        "guess",
-        "estimate",
-        "estimated",
-        "less",
-        "more",
-        "than",
-        "under",
-        "over",
-        "least",
-        "most",
-        "except",
-        "excluding",
-        "somewhere",
-        "range",
-    ]
-)
 _YES = frozenset({"yes", "true", "y"})
 _NO = frozenset({"no", "false", "n"})
 
 
 # -- normalisation ---------------------------------------------------------------------------------
 def normalise(text: Any) -> str:
-    """Case-, accent-, space- and punctuation-insensitive form; honorifics dropped ("Dr. Ortiz" = "ortiz")."""
-    s = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode().lower()
-    words = re.sub(r"[^a-z0-9@+]+", " ", s.replace("'", "").replace("\u2019", "")).split()
+    """``awm.normal.text_key`` (case, accents, spacing, punctuation) with honorifics dropped
+    ("Dr. Ortiz" = "ortiz")."""
+    words = text_key(text).split()
     while len(words) > 1 and words[0] in _HONORIFICS:
         words = words[1:]
     return " ".join(words)
-
-
-def _words(text: str) -> list[str]:
-    return re.sub(r"[^a-z0-9]+", " ", unicodedata.normalize("NFKD", text).lower().replace("'", "")).split()
-
-
-def numbers_in(text: str) -> list[float]:
-    return [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(text)]
-
-
-def dates_in(text: str) -> set[date]:
-    found: set[date] = set()
-    for y, m, d in _ISO.findall(text):
-        _add_date(found, int(y), int(m), int(d))
-    for mon, d, y in _MDY.findall(text):
-        if mon[:3].lower() in _MONTHS:
-            _add_date(found, int(y), _MONTHS[mon[:3].lower()], int(d))
-    for d, mon, y in _DMY.findall(text):
-        if mon[:3].lower() in _MONTHS:
-            _add_date(found, int(y), _MONTHS[mon[:3].lower()], int(d))
-    return found
-
-
-def _add_date(found: set[date], y: int, m: int, d: int) -> None:
-    with contextlib.suppress(ValueError):
-        found.add(date(y, m, d))
 
 
 def final_text(text: str) -> str:
@@ -243,8 +170,9 @@ def value_problem(schema: AnswerSchema, value: Any) -> str | None:
 
 
 # -- judging ---------------------------------------------------------------------------------------
-def judge(answer: Any, exp: Expected) -> tuple[bool, str]:
-    """Whether ``answer`` (a typed value, or free text as the strict fallback) equals the expected answer."""
+def judge(answer: Any, exp: Expected, names: tuple[str, ...] = ()) -> tuple[bool, str]:
+    """Whether ``answer`` (a typed value, or free text as the strict fallback) equals the expected answer.
+    ``names``: labels the value may carry in text (an object field's name)."""
     if answer is None or (isinstance(answer, str) and not answer.strip()):
         return False, "no answer given"
     if isinstance(answer, str) and len(answer) > MAX_ANSWER:
@@ -252,21 +180,27 @@ def judge(answer: Any, exp: Expected) -> tuple[bool, str]:
     t = exp.schema.type
     if t == AnswerType.object:
         return _judge_object(answer, exp)
+    allowed = allowed_words(exp.schema.description, names)
     if t == AnswerType.list:
-        return _judge_list(answer, exp)
-    ok, why = _judge_scalar(answer, exp.items[0], t, exp.tolerance)
-    return ok, why
+        return _judge_list(answer, exp, allowed)
+    return _judge_scalar(answer, exp.items[0], t, exp.tolerance, allowed, names)
 
 
 def _judge_object(answer: Any, exp: Expected) -> tuple[bool, str]:
-    if isinstance(answer, str):
-        try:
-            answer = json.loads(final_text(answer) if not answer.lstrip().startswith("{") else answer)
-        except json.JSONDecodeError:
-            return False, f"the answer must be an object with fields {sorted(exp.fields or {})}"
-    if not isinstance(answer, dict):
-        return False, f"the answer must be an object with fields {sorted(exp.fields or {})}"
     fields = exp.fields or {}
+    if isinstance(answer, str):
+        body = answer.strip()
+        if not body.startswith("{"):
+            body = final_text(answer)
+        if body.startswith("{"):
+            try:
+                answer = json.loads(body)
+            except json.JSONDecodeError:
+                return False, f"the answer must be an object with fields {sorted(fields)}"
+        else:
+            return _judge_object_text(body, exp)
+    if not isinstance(answer, dict):
+        return False, f"the answer must be an object with fields {sorted(fields)}"
     extra = sorted(set(answer) - set(fields))
     if extra:
         return False, f"unknown answer fields {extra}; the fields are {sorted(fields)}"
@@ -279,17 +213,44 @@ def _judge_object(answer: Any, exp: Expected) -> tuple[bool, str]:
     return True, ""
 
 
-def _judge_list(answer: Any, exp: Expected) -> tuple[bool, str]:
+def _judge_object_text(text: str, exp: Expected) -> tuple[bool, str]:
+    """An object given as text: one segment per field (``FedEx, tracking number 770403560786`` or
+    ``carrier: FedEx; tracking number: 770403560786``), each the field's value with at most its label.
+    Every field matched by exactly one segment, and no segment left over."""
+    fields = list((exp.fields or {}).items())
+    segments = [s.strip() for s in re.split(r"[;\n]+", text) if s.strip()]
+    if len(segments) < len(fields):
+        segments = [s.strip() for s in re.split(r"[;\n]+|,(?!\d)", text) if s.strip()]
+    segments = [re.sub(r"^(?:and\s+|[-*\u2022]\s+)", "", s, flags=re.I).strip() for s in segments]
+    if len(segments) != len(fields):
+        return False, (
+            f"the answer must be an object with fields {sorted(n for n, _ in fields)}: give it as JSON, or one "
+            f"value per field separated by commas or lines (found {len(segments)} parts for {len(fields)} fields)"
+        )
+    fits = [
+        {i for i, seg in enumerate(segments) if judge(seg, sub, (name.replace("_", " "),))[0]} for name, sub in fields
+    ]
+
+    def assign(k: int, used: frozenset[int]) -> bool:
+        return k == len(fields) or any(assign(k + 1, used | {i}) for i in fits[k] - used)
+
+    if assign(0, frozenset()):
+        return True, ""
+    wrong = [name for (name, _), f in zip(fields, fits, strict=True) if not f]
+    return False, f"answer field {wrong[0]!r} is not given correctly" if wrong else "the answer's fields do not match"
+
+
+def _judge_list(answer: Any, exp: Expected, allowed: frozenset[str]) -> tuple[bool, str]:
     t = exp.item_type
     if isinstance(answer, str):
-        return _judge_list_text(answer, exp)
+        return _judge_list_text(answer, exp, allowed)
     if not isinstance(answer, (list, tuple)):
         return False, f"the answer must be a list of {t} values"
     if len(answer) > MAX_ITEMS:
         return False, f"the answer lists {len(answer)} items; list only the ones asked for"
     matched: set[int] = set()
     for element in answer:
-        i = _which_item(element, exp)
+        i = _which_item(element, exp, allowed)
         if i is None:
             return False, f"{_show(element)} is not one of the expected items"
         matched.add(i)
@@ -298,23 +259,23 @@ def _judge_list(answer: Any, exp: Expected) -> tuple[bool, str]:
     return True, ""
 
 
-def _judge_list_text(text: str, exp: Expected) -> tuple[bool, str]:
+def _judge_list_text(text: str, exp: Expected, allowed: frozenset[str]) -> tuple[bool, str]:
     body = final_text(text)
     if body.startswith("["):
         with contextlib.suppress(json.JSONDecodeError):
             parsed = json.loads(body)
             if isinstance(parsed, list):
-                return _judge_list(parsed, exp)
+                return _judge_list(parsed, exp, allowed)
     segments = [s.strip() for s in re.split(r"[,;\n]+", body) if s.strip()]
     matched: set[int] = set()
     for seg in segments:
         seg = re.sub(r"^(?:and\s+|&\s*|[-*\u2022]\s+|\d+[.)]\s+)", "", seg, flags=re.I).strip()
-        i = _which_item(seg, exp)
+        i = _which_item(seg, exp, allowed)
         if i is not None:
             matched.add(i)
             continue
         parts = [p.strip() for p in re.split(r"\s+(?:and|&)\s+", seg, flags=re.I) if p.strip()]
-        hits = [_which_item(p, exp) for p in parts] if len(parts) > 1 else [None]
+        hits = [_which_item(p, exp, allowed) for p in parts] if len(parts) > 1 else [None]
         if any(h is None for h in hits):
             return False, f"{seg[:80]!r} is not one of the expected items (list only the items, separated by commas)"
         matched.update(h for h in hits if h is not None)
@@ -323,25 +284,32 @@ def _judge_list_text(text: str, exp: Expected) -> tuple[bool, str]:
     return True, ""
 
 
-def _which_item(element: Any, exp: Expected) -> int | None:
+def _which_item(element: Any, exp: Expected, allowed: frozenset[str]) -> int | None:
     for i, item in enumerate(exp.items):
-        if _judge_scalar(element, item, exp.item_type, exp.tolerance)[0]:
+        if _judge_scalar(element, item, exp.item_type, exp.tolerance, allowed)[0]:
             return i
     return None
 
 
-def _judge_scalar(answer: Any, spellings: tuple[Any, ...], t: AnswerType, tolerance: float) -> tuple[bool, str]:
+def _judge_scalar(
+    answer: Any,
+    spellings: tuple[Any, ...],
+    t: AnswerType,
+    tolerance: float,
+    allowed: frozenset[str] = frozenset(),
+    names: tuple[str, ...] = (),
+) -> tuple[bool, str]:
     if isinstance(answer, (list, dict)):
         return False, f"the answer must be one {t} value, not a {type(answer).__name__}"
     if t == AnswerType.number:
-        got, why = as_number_answer(answer)
+        got, why = as_number_answer(answer, allowed)
         if got is None:
             return False, why
         want = float(spellings[0])
         ok = abs(got - want) <= tolerance + 1e-9 * max(1.0, abs(want))
         return ok, "" if ok else "the number is not the expected value"
     if t == AnswerType.date:
-        d, why = as_date_answer(answer)
+        d, why = as_date_answer(answer, allowed)
         if d is None:
             return False, why
         ok = any(_as_date(s) == d for s in spellings)
@@ -352,12 +320,33 @@ def _judge_scalar(answer: Any, spellings: tuple[Any, ...], t: AnswerType, tolera
             return False, why
         ok = b == _as_bool(spellings[0])
         return ok, "" if ok else "the answer is the opposite of the expected one"
+    return _judge_string(answer, spellings, allowed, names)
+
+
+def _judge_string(
+    answer: Any, spellings: tuple[Any, ...], allowed: frozenset[str], names: tuple[str, ...]
+) -> tuple[bool, str]:
+    """Equal to an accepted spelling after normalisation, with no sign that qualifies it (``!=``, ``~``);
+    a label (``The practitioner is ...``, ``carrier: ...``, or the field's own name) may go before it."""
     if isinstance(answer, bool) or not isinstance(answer, (str, int, float)):
         return False, "the answer must be a string"
-    if isinstance(answer, str) and "?" in answer and not any("?" in str(s) for s in spellings):
+    if not isinstance(answer, str):
+        answer = _num_text(answer)
+    text = final_text(answer)
+    if "?" in text and not any("?" in str(s) for s in spellings):
         return False, "the answer is a question, not a value; submit the value alone"
-    got_s = normalise(final_text(answer) if isinstance(answer, str) else _num_text(answer))
-    ok = bool(got_s) and any(got_s == normalise(_num_text(s)) for s in spellings)
+    if sign := string_signs_problem(text, spellings):
+        return False, f"the answer carries {sign!r}; submit the value alone"
+    wanted = {normalise(_num_text(s)) for s in spellings}
+    candidates = [text]
+    if (bare := strip_label(text, allowed)) is not None:
+        candidates.append(bare)
+    for name in names:
+        label = normalise(name)
+        got = normalise(text)
+        if label and got.startswith(label + " "):
+            candidates.append(got[len(label) + 1 :])
+    ok = any(normalise(c) in wanted and normalise(c) for c in candidates)
     return ok, "" if ok else "the answer is not the expected value"
 
 
@@ -368,7 +357,7 @@ def _num_text(v: Any) -> str:
 
 
 # -- typed coercions (the strict fallback for text) ------------------------------------------------
-def as_number_answer(answer: Any) -> tuple[float | None, str]:
+def as_number_answer(answer: Any, allowed: frozenset[str] | None = None) -> tuple[float | None, str]:
     if isinstance(answer, bool):
         return None, "the answer must be a number, not a boolean"
     if isinstance(answer, (int, float)):
@@ -376,31 +365,15 @@ def as_number_answer(answer: Any) -> tuple[float | None, str]:
         return (f, "") if math.isfinite(f) else (None, "the answer must be a finite number")
     if not isinstance(answer, str):
         return None, "the answer must be a number"
-    body = final_text(answer)
-    nums = numbers_in(body)
-    if len(nums) != 1:
-        return None, (
-            f"a number answer must state exactly one number, found {len(nums)}; submit the number alone "
-            "(put any working in the explanation)"
-        )
-    rest = _NUMBER.sub(" ", body)
-    if hedge := _hedge(rest):
-        return None, f"the answer is qualified ({hedge!r}); submit the number alone"
-    return nums[0], ""
+    return read_number(final_text(answer), allowed if allowed is not None else allowed_words(None))
 
 
-def as_date_answer(answer: Any) -> tuple[date | None, str]:
+def as_date_answer(answer: Any, allowed: frozenset[str] | None = None) -> tuple[date | None, str]:
     if isinstance(answer, (date, datetime)):
         return (answer.date() if isinstance(answer, datetime) else answer), ""
     if not isinstance(answer, str):
         return None, "the answer must be a date (YYYY-MM-DD)"
-    body = final_text(answer)
-    found = dates_in(body)
-    if len(found) != 1:
-        return None, f"a date answer must state exactly one date, found {len(found)}; submit it as YYYY-MM-DD"
-    if hedge := _hedge(_ISO.sub(" ", body)):
-        return None, f"the answer is qualified ({hedge!r}); submit the date alone"
-    return next(iter(found)), ""
+    return read_date(final_text(answer), allowed if allowed is not None else allowed_words(None))
 
 
 def as_bool_answer(answer: Any) -> tuple[bool | None, str]:
@@ -415,18 +388,10 @@ def as_bool_answer(answer: Any) -> tuple[bool | None, str]:
     opposite = _NO if value else _YES
     rest = set(words[1:])
     polarity = {"not", "no", "never", "isnt", "wasnt", "cant", "cannot", "dont", "doesnt"}
-    if rest & opposite or (value and rest & polarity) or (rest & (_HEDGES - polarity - {"no"})):
+    hedges = QUALIFIERS - polarity - {"no", "and", "but", "if", "unless", "than", "else", "other", "more", "less"}
+    if rest & opposite or (value and rest & polarity) or (rest & hedges) or re.search(r"[~\u2248?]", answer):
         return None, "the yes/no answer is hedged or contradicts itself; submit true or false"
     return value, ""
-
-
-def _hedge(text: str) -> str | None:
-    for w in _words(text):
-        if w in _HEDGES:
-            return w
-    if m := re.search(r"[~\u2248\u00b1<>?]|\+/-", text):
-        return m.group(0)
-    return None
 
 
 def _as_number(v: Any) -> float | None:
@@ -445,8 +410,7 @@ def _as_date(value: Any) -> date | None:
         return value.date()
     if isinstance(value, date):
         return value
-    ds = dates_in(str(value))
-    return next(iter(ds)) if len(ds) == 1 else None
+    return as_date(value)
 
 
 def _as_bool(value: Any) -> bool | None:

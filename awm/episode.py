@@ -268,6 +268,8 @@ class Episode:
         if t.expected is not None:
             answer_ok, reason = judge(answer, t.expected)
         checks = dict(self._refresh_checks())
+        if verdict.ok and verdict.respellings and not all(checks.values()):
+            checks = verify.run_checks_respelled(self.conn, t.verifier.checks, verdict.respellings)
         code = self._code_verdict(answer)
         if code is not None:
             checks[CODE_CHECK] = code.passed

@@ -3,7 +3,9 @@
 The expected change of a task is the gold solution's net diff (row by row, with values). An agent's
 net change passes the frame when it is that change, up to:
 
-- values compared after normalisation (case, spacing and trailing punctuation of text; 1e-9 for numbers);
+- values compared after normalisation (text by ``awm.normal.text_key``: case, accents, spacing and the
+  punctuation between words; 1e-9 for numbers), and the checks judged on the expected spelling of such a
+  value (``Verdict.respellings``), so a check and the frame never disagree about a spelling;
 - ``free_columns`` (``table.column``): legitimately variable values (e.g. a free-text reason);
 - inserted rows matched by content, not key (an agent may create rows in another order); a column
   that points at a row inserted in the same episode matches any such row;
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import math
 import sqlite3
-import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,20 +29,28 @@ from typing import Any
 
 from awm.bundle import AllowedWrite, WriteOp
 from awm.diff import Diff, RowChange, TableInfo
+from awm.normal import text_key
 
 
 def same_value(a: Any, b: Any) -> bool:
-    """Equality after normalisation: numbers to 1e-9, text by case/spacing/trailing punctuation."""
+    """Equality after normalisation: numbers to 1e-9, text by ``awm.normal.text_key`` (case, accents,
+    spacing, punctuation between words)."""
     if a is None or b is None:
         return a is None and b is None
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
-    return _norm(a) == _norm(b)
+    return text_key(a) == text_key(b)
 
 
-def _norm(v: Any) -> str:
-    s = unicodedata.normalize("NFKC", str(v)).casefold()
-    return " ".join(s.split()).rstrip(".!;,").strip()
+@dataclass(frozen=True)
+class Respelling:
+    """A value the agent wrote as another spelling of the expected one (``ccg-558-20931`` for
+    ``CCG-558-20931``): the checks are judged as if it were the expected spelling."""
+
+    table: str
+    key: Mapping[str, Any]
+    column: str
+    value: Any
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,7 @@ class Verdict:
     collateral: tuple[RowChange, ...] = ()
     missing: tuple[str, ...] = ()
     wrong: tuple[str, ...] = ()
+    respellings: tuple[Respelling, ...] = ()  # values equal to the expected ones only after normalisation
 
     @property
     def ok(self) -> bool:
@@ -111,6 +121,7 @@ class Frame:
         collateral: list[RowChange] = []
         wrong: list[str] = []
         used: dict[int, int] = {}
+        respell: list[Respelling] = []
         seen: set[tuple[str, tuple]] = set()
         got_inserts: dict[str, list[RowChange]] = {}
         for c in net.changes:
@@ -129,6 +140,8 @@ class Frame:
                 diffs = self._differences(c.table, exp.after, c.after)
                 if diffs:
                     wrong.append(f"{c.table} {c.key}: " + "; ".join(diffs))
+                else:
+                    respell += self._respellings(c.table, c.key, exp.after, c.after)
         missing: list[str] = []
         for k, exp in keyed.items():
             if k in seen:
@@ -156,6 +169,7 @@ class Frame:
                 hit = next((e for e in exp_rows if exp_sigs[id(e)] == sig), None)
                 if hit is not None:
                     exp_rows.remove(hit)
+                    respell += self._respellings(table, g.key, hit.after or {}, g.after or {})
                 else:
                     unmatched_got.append(g)
             for g in list(unmatched_got):  # same key, other values: the expected row, done wrong
@@ -171,7 +185,7 @@ class Frame:
                 if table not in self.logs and not self._ruled(g, conn, used):
                     collateral.append(g)
             missing += [f"insert into {table} {_show_row(e.after)}" for e in exp_rows]
-        return Verdict(tuple(collateral), tuple(missing), tuple(wrong))
+        return Verdict(tuple(collateral), tuple(missing), tuple(wrong), tuple(respell))
 
     # -- helpers -------------------------------------------------------------------------------
     def _differences(
@@ -197,6 +211,16 @@ class Frame:
                 out.append(f"{col} is {b!r}, expected {a!r}")
         return out
 
+    def _respellings(
+        self, table: str, key: Mapping[str, Any], want: Mapping[str, Any], got: Mapping[str, Any]
+    ) -> list[Respelling]:
+        free = self.free.get(table, frozenset())
+        return [
+            Respelling(table, dict(key), col, want[col])
+            for col, v in got.items()
+            if col not in free and isinstance(v, str) and isinstance(want.get(col), str) and v != want[col]
+        ]
+
     def _signature(self, table: str, row: Mapping[str, Any], new_keys: Mapping[str, set[tuple]]) -> tuple:
         free = self.free.get(table, frozenset())
         info = self.tables[table]
@@ -212,7 +236,7 @@ class Frame:
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 sig.append((col, round(float(v), 9)))
             else:
-                sig.append((col, None if v is None else _norm(v)))
+                sig.append((col, None if v is None else text_key(v)))
         return tuple(sig)
 
     def _ruled(self, c: RowChange, conn: sqlite3.Connection | None, used: dict[int, int] | None = None) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from awm.bundle import Check
+from awm.frame import Respelling
 
 
 class CheckSqlError(Exception):
@@ -46,6 +47,26 @@ def run_checks(conn: sqlite3.Connection, checks: Sequence[Check], *, strict: boo
     finally:
         conn.execute("PRAGMA query_only = OFF")
     return out
+
+
+def run_checks_respelled(
+    conn: sqlite3.Connection, checks: Sequence[Check], respellings: Sequence[Respelling]
+) -> dict[str, bool]:
+    """The checks on the current state with each respelled value set to its expected spelling (in a
+    savepoint, rolled back): a check and the write frame judge a spelling by the same normalisation."""
+    conn.execute("SAVEPOINT awm_respell")
+    try:
+        for r in respellings:
+            where = " AND ".join(f"{_q(k)} IS ?" for k in r.key)
+            conn.execute(f"UPDATE {_q(r.table)} SET {_q(r.column)} = ? WHERE {where}", (r.value, *r.key.values()))
+        return run_checks(conn, checks)
+    finally:
+        conn.execute("ROLLBACK TO awm_respell")
+        conn.execute("RELEASE awm_respell")
+
+
+def _q(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'
 
 
 def column_values(conn: sqlite3.Connection, sql: str) -> tuple[Any, ...]:
