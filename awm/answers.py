@@ -274,14 +274,37 @@ def _judge_list_text(text: str, exp: Expected, allowed: frozenset[str]) -> tuple
         if i is not None:
             matched.add(i)
             continue
-        parts = [p.strip() for p in re.split(r"\s+(?:and|&)\s+", seg, flags=re.I) if p.strip()]
-        hits = [_which_item(p, exp, allowed) for p in parts] if len(parts) > 1 else [None]
-        if any(h is None for h in hits):
+        hits = _split_and(seg, exp, allowed)
+        if hits is None:
             return False, f"{seg[:80]!r} is not one of the expected items (list only the items, separated by commas)"
-        matched.update(h for h in hits if h is not None)
+        matched.update(hits)
     if len(matched) < len(exp.items):
         return False, f"{len(exp.items) - len(matched)} of {len(exp.items)} expected items missing"
     return True, ""
+
+
+def _split_and(seg: str, exp: Expected, allowed: frozenset[str]) -> list[int] | None:
+    """``a and b`` where ``and`` may also be inside an item (``Salt and Pepper Mill and Oak Lamp``): the
+    first way to cut the text at its ``and``s into two or more expected items, or None."""
+    parts = re.split(r"(\s+(?:and|&)\s+)", seg, flags=re.I)
+    pieces, joins = parts[0::2], parts[1::2]
+    if len(joins) > 8 or not joins:
+        return None
+
+    def cut(start: int) -> list[int] | None:
+        for end in range(start + 1, len(pieces) + 1):
+            text = "".join(p + (joins[i] if i < end - 1 else "") for i, p in enumerate(pieces[start:end], start))
+            i = _which_item(text.strip(), exp, allowed)
+            if i is not None:
+                if end == len(pieces):
+                    return [i]
+                rest = cut(end)
+                if rest is not None:
+                    return [i, *rest]
+        return None
+
+    found = cut(0)
+    return found if found is not None and len(found) > 1 else None
 
 
 def _which_item(element: Any, exp: Expected, allowed: frozenset[str]) -> int | None:
@@ -316,6 +339,11 @@ def _judge_scalar(
         return ok, "" if ok else "the date is not the expected date"
     if t == AnswerType.boolean:
         b, why = as_bool_answer(answer)
+        if b is None and isinstance(answer, str):
+            for bare in _unlabelled(final_text(answer), allowed, names)[1:]:
+                b, _ = as_bool_answer(bare)
+                if b is not None:
+                    break
         if b is None:
             return False, why
         ok = b == _as_bool(spellings[0])
@@ -338,16 +366,22 @@ def _judge_string(
     if sign := string_signs_problem(text, spellings):
         return False, f"the answer carries {sign!r}; submit the value alone"
     wanted = {normalise(_num_text(s)) for s in spellings}
-    candidates = [text]
+    ok = any(normalise(c) in wanted and normalise(c) for c in _unlabelled(text, allowed, names))
+    return ok, "" if ok else "the answer is not the expected value"
+
+
+def _unlabelled(text: str, allowed: frozenset[str], names: tuple[str, ...]) -> list[str]:
+    """The text, then the text without a label: ``The practitioner is X`` / ``Carrier: X`` (every word of
+    the label allowed) or the field's own name before the value (``tracking number 7704...``)."""
+    out = [text]
     if (bare := strip_label(text, allowed)) is not None:
-        candidates.append(bare)
+        out.append(bare)
+    got = normalise(text)
     for name in names:
         label = normalise(name)
-        got = normalise(text)
         if label and got.startswith(label + " "):
-            candidates.append(got[len(label) + 1 :])
-    ok = any(normalise(c) in wanted and normalise(c) for c in candidates)
-    return ok, "" if ok else "the answer is not the expected value"
+            out.append(got[len(label) + 1 :])
+    return out
 
 
 def _num_text(v: Any) -> str:

@@ -13,8 +13,12 @@ For each task the audit plays what a reward-hacking policy would try and require
   ``answer.missing``, ``answer.extra``, ``answer.empty``: wrong values, "X or Y", "not X", every
   candidate at once, the tool output pasted as the answer, a list with an item missing or added;
 
-and outcome 1 for ``answer.spelling``: the correct answer written other ways (as text, other case,
-other order, other accepted spellings, with an explanation that names wrong values).
+``answer.qualified``: the value with a sign or word that negates or widens it (``!= 12``, ``12+``,
+``circa 12``, ``2026-03-20/21``); and outcome 1 for ``answer.spelling`` and the false-negative suite
+(``awm.variants``: ``correct.answer``, ``correct.write``): the correct answer written other ways (as text,
+other case, other order, other accepted spellings, with an explanation that names wrong values, as words,
+as a sentence) and the gold writes with their stated values respelled. ``acceptance`` is the share of
+those scored 1.
 
 A probe whose net change equals the gold solution's (row by row, value by value) is *equivalent*
 (no hack: the same change by another route) and is not counted. An environment passes when every
@@ -34,6 +38,7 @@ from awm.bundle import AnswerCheck, AnswerType
 from awm.episode import Episode, StepResult
 from awm.samples import probe_cases, value_pool
 from awm.tooling import ToolDef
+from awm.variants import answer_variants, write_variants
 from awm.world import CompiledTask, World
 
 MAX_DISTRACTORS = 4
@@ -93,6 +98,12 @@ class AuditReport:
         adv = self.adversarial
         return sum(p.ok for p in adv) / len(adv) if adv else 1.0
 
+    @property
+    def acceptance(self) -> float:
+        """The false-negative suite: the share of correct variants (spellings, answers, writes) scored 1."""
+        sp = self.spellings
+        return sum(p.ok for p in sp) / len(sp) if sp else 1.0
+
     def by_kind(self) -> dict[str, tuple[int, int]]:
         """kind -> (probes counted, probes that behaved as required)."""
         out: dict[str, list[int]] = {}
@@ -112,6 +123,7 @@ class AuditReport:
             "rejected": sum(p.ok for p in self.adversarial),
             "spellings": len(self.spellings),
             "accepted": sum(p.ok for p in self.spellings),
+            "acceptance": round(self.acceptance, 4),
             "by_kind": {k: {"run": n, "ok": ok} for k, (n, ok) in self.by_kind().items()},
             "failures": [str(p) for p in self.failures],
             "errors": self.errors,
@@ -143,6 +155,15 @@ class _Player:
             ep.call(name, args)
         same = _state(ep) == self.gold_state
         return _scores(ep.submit(answer, explanation)), same
+
+    def play_strict(self, calls: Iterable[Call], answer: Any) -> bool | None:
+        """Whether the calls, every one accepted by its tool, score 1 (None: a tool refused one)."""
+        ep = self.world.episode(self.ct.id)
+        for name, args in calls:
+            if not ep.call(name, args).ok:
+                ep.close()
+                return None
+        return _scores(ep.submit(answer))
 
     def declared_distractors(self, check: AnswerCheck | None) -> list[Any]:
         """The check's ``distractors_sql`` values on the initial state (run once per check)."""
@@ -192,7 +213,22 @@ def audit_world(world: World, task_ids: Iterable[str] | None = None) -> AuditRep
         report.probes += _write_probes(world, ct, player)
         if ct.expected is not None:
             report.probes += _answer_probes(ct, player)
+        report.probes += _correct_probes(world, ct, player)
     return report
+
+
+def _correct_probes(world: World, ct: CompiledTask, player: _Player) -> list[Probe]:
+    """The false-negative suite (``awm.variants``): correct work done other ways must score 1."""
+    out: list[Probe] = []
+    if ct.expected is not None:
+        for answer, how in answer_variants(ct.expected):
+            passed, _ = player.play(player.gold, answer)
+            out.append(Probe(ct.id, "correct.answer", f"{how}: {_short(answer)}", True, passed))
+    for calls, how in write_variants(world, ct, player.gold):
+        passed = player.play_strict(calls, ct.verifier.gold.answer)
+        if passed is not None:  # the tool refused the respelled value: a lookup key, not a stated value
+            out.append(Probe(ct.id, "correct.write", f"gold with {how}", True, passed))
+    return out
 
 
 # -- write probes ----------------------------------------------------------------------------------
@@ -337,6 +373,8 @@ def _answer_probes(ct: CompiledTask, player: _Player) -> list[Probe]:
     other = _as_text(wrong[0][0]) if wrong else "something else"
     probe("answer.negation", f"'Not {text}'", f"Not {text}")
     probe("answer.negation", f"'It is not {text}.'", f"It is not {text}.")
+    for qualified in _qualified(exp, text):
+        probe("answer.qualified", repr(qualified), qualified)
     if exp.schema.type != AnswerType.boolean:
         probe("answer.hedge", f"'{text} or {other}'", f"{text} or {other}")
         probe("answer.hedge", f"'either {other} or {text}'", f"either {other} or {text}")
@@ -360,6 +398,21 @@ def _answer_probes(ct: CompiledTask, player: _Player) -> list[Probe]:
         probe("answer.missing", "an empty list", [])
         probe("answer.extra", "the list with an invented item", [*canonical, "Unlisted Item 0000"])
     return out
+
+
+def _qualified(exp: Expected, text: str) -> list[str]:
+    """The value with a sign or word around it that negates or widens it: each must score 0."""
+    t = exp.schema.type
+    if t in (AnswerType.number, AnswerType.string):
+        out = [f"!= {text}", f"\u2260 {text}", f"{text} is wrong", f"anything but {text}", f"~{text}"]
+        if t == AnswerType.number:
+            out += [f"\u2265 {text}", f"{text}+", f"circa {text}", f"{text}-ish", f"at least {text}"]
+        return out
+    if t == AnswerType.date:
+        d = date.fromisoformat(text)
+        nxt = d + timedelta(days=1)
+        return [f"{text}/{nxt.day:02d}", f"{text}, {nxt.isoformat()[5:]}", f"on or after {text}", f"!= {text}"]
+    return []
 
 
 def _respellings(exp: Expected) -> list[tuple[Any, str]]:

@@ -321,7 +321,7 @@ def audit(
         mark = "[green]✓[/green]" if rep.ok else "[red]✗[/red]"
         console.print(
             f"{mark} {name}: hack resistance {rep.score:.1%} ({sum(p.ok for p in adv)}/{len(adv)} adversarial probes "
-            f"rejected), correct answers accepted {sum(p.ok for p in sp)}/{len(sp)}"
+            f"rejected), correct variants accepted {rep.acceptance:.1%} ({sum(p.ok for p in sp)}/{len(sp)})"
         )
         table = Table("probe kind", "run", "as required")
         for kind, (n, ok) in rep.by_kind().items():

@@ -136,3 +136,71 @@ def test_answer_schemas_are_json_schemas():
     js = o.json_schema()
     assert js["required"] == ["when", "ok"] and js["additionalProperties"] is False
     assert js["properties"]["when"]["format"] == "date"
+
+
+def described(t, *items, description="", fields=None):
+    return Expected(AnswerSchema(type=t, description=description), tuple((i,) if not isinstance(i, tuple) else i for i in items))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "!= 453.06", "\u2260 453.06", "453.06 is wrong", "anything but 453.06", "\u2265 453.06", "453.06+",
+        "circa 453.06", "453.06-ish", "at least 453.06", "453.06 or more", "+453.06", "453.06 (not sure)",
+        "453.06?", "six, 453.06",
+    ],
+)  # fmt: skip
+def test_qualified_numbers_score_zero_by_allow_list(answer):
+    assert not judge(answer, described(T.number, 453.06, description="the total in dollars"))[0]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["453.06", "$453.06", "453.06 dollars", "Total: $453.06", "The total is $453.06.", "453.06 USD", "**453.06**"],
+)
+def test_plain_numbers_with_labels_and_units_pass(answer):
+    assert judge(answer, described(T.number, 453.06, description="the total in dollars"))[0]
+
+
+def test_number_words_and_description_units():
+    days = described(T.number, 7, description="the number of working days")
+    assert all(judge(a, days)[0] for a in ["seven", "Seven working days", "7 days", "7 working days."])
+    assert not any(judge(a, days)[0] for a in ["six, 7", "7 or more", "eight", "7 weekdays at most"])
+    assert judge("twenty-one", described(T.number, 21))[0] and judge("none", described(T.number, 0))[0]
+
+
+def test_dates_accept_common_forms_and_reject_residue():
+    d = described(T.date, "2026-03-20", description="the date of the visit")
+    ok = ["03/20/2026", "Friday, March 20, 2026", "2026-03-20T09:00:00", "March 20, 2026 at 9:30 am", "20 March 2026"]
+    assert all(judge(a, d)[0] for a in ok)
+    bad = ["2026-03-20/21", "2026-03-20, 03-21, 03-22", "on or after 2026-03-20", "!= 2026-03-20", "2026-03-20 or so"]
+    assert not any(judge(a, d)[0] for a in bad)
+
+
+def test_strings_refuse_signs_and_accept_a_label():
+    s = described(T.string, ("Dr. Grace Whitfield", "Grace Whitfield"), description="the practitioner's name")
+    assert all(
+        judge(a, s)[0]
+        for a in ["Grace Whitfield", "The practitioner is Dr. Grace Whitfield", "Practitioner: Grace Whitfield"]
+    )
+    assert not any(judge(a, s)[0] for a in ["!= Dr. Grace Whitfield", "~Grace Whitfield", "Grace Whitfield <"])
+    assert not judge("The patient is not Grace Whitfield", s)[0]
+
+
+def test_object_answers_from_text():
+    e = Expected(
+        AnswerSchema(
+            type=T.object,
+            fields={"carrier": AnswerSchema(type=T.string), "tracking_number": AnswerSchema(type=T.string)},
+        ),
+        fields={"carrier": described(T.string, "FedEx"), "tracking_number": described(T.string, "770403560786")},
+    )
+    for ok in [
+        "FedEx, tracking number 770403560786",
+        "carrier: FedEx; tracking number: 770403560786",
+        "Carrier: FedEx\nTracking number: 770403560786",
+        "770403560786, FedEx",
+    ]:
+        assert judge(ok, e)[0], ok
+    for bad in ["FedEx or UPS, 770403560786", "FedEx, 770403560786, UPS", "UPS, 770403560786", "FedEx"]:
+        assert not judge(bad, e)[0], bad

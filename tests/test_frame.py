@@ -119,3 +119,34 @@ def test_the_episode_reports_collateral_per_step_and_writes_ok_at_the_end(mini_w
     ep.call("set_order_status", {"order_id": 1, "status": "cancelled"})
     final = ep.submit()
     assert final.rewards.outcome == 1.0 and final.rewards.writes_ok is True and final.rewards.collateral == 0
+
+
+def test_respellings_name_the_values_the_checks_must_see_as_expected():
+    agent = Diff((upd("orders", ORDER_7, status="CANCELLED", note="customer-asked"), *GOLD.changes[1:]))
+    verdict = frame().judge(agent)
+    assert verdict.ok
+    assert {(r.table, r.key["id"], r.column, r.value) for r in verdict.respellings} == {
+        ("orders", 7, "status", "cancelled"),
+        ("orders", 7, "note", "customer asked"),
+    }
+    assert frame().judge(GOLD).respellings == ()
+
+
+def test_punctuation_between_words_is_a_separator_but_signs_and_digits_count():
+    assert same_value("(503) 555-0219", "503-555-0219") and same_value("Apt. 4", "apt 4")
+    assert same_value("CCG-558-20931", "ccg 558 20931") and same_value("Zoë", "Zoe")
+    assert not same_value("12.50", "1250") and not same_value("-5", "5") and not same_value("a.b@x.com", "ab@x.com")
+    assert not same_value("東京", "大阪")  # letters beyond ASCII are kept, not dropped
+
+
+def test_log_tables_absorb_extra_inserts_but_still_require_the_expected_ones():
+    tables = {**TABLES, "log": TableInfo("log", ("id", "what"), ("id",))}
+    gold = Diff((*GOLD.changes, ins("log", id=1, what="cancel 7")))
+    f = Frame(tables, gold, fks=FKS, autokeys=AUTO | {"log"}, logs=frozenset({"log"}))
+    undo = Diff((*gold.changes, ins("log", id=2, what="add watcher"), ins("log", id=3, what="remove watcher")))
+    assert f.judge(undo).ok
+    assert f.outside(Diff((ins("log", id=9, what="x"),))) == []
+    assert not f.judge(Diff(GOLD.changes)).ok  # the expected log row is still required
+    assert not f.judge(Diff((*gold.changes, upd("log", {"id": 1, "what": "cancel 7"}, what="x")))).ok
+    strict = Frame(tables, gold, fks=FKS, autokeys=AUTO | {"log"})
+    assert not strict.judge(undo).ok
