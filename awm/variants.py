@@ -10,9 +10,10 @@ really writes, and replays the gold writes with the stated values respelled (cas
   ``March 20, 2026``, ``03/20/2026``, ``Yes.``, ``a, b and c``, bullets, ``carrier: FedEx; tracking
   number: 77...``, JSON text;
 - writes: each string argument of each gold write call (not declared free, not an enum or a date) in
-  other case, and codes (``CCG-558-20931``) with other punctuation. (Extra spaces inside free text are
-  not a variant: a tool may derive values from the text as written, such as a message's size.) Where the tool then refuses the call (a lookup key it matches exactly),
-  the variant does not apply; where every call succeeds, the frame and the checks must both accept.
+  other case, and codes (``CCG-558-20931``) with other punctuation (extra spaces inside free text are
+  not a variant: a tool may derive values from the text as written, such as a message's size). Where
+  the tool then refuses the call (a lookup key it matches exactly), the variant does not apply; where
+  every call succeeds, the frame and the checks must both accept.
 
 These are ``expect_pass`` probes of the kinds ``correct.answer`` and ``correct.write``: ``awm audit``
 reports their acceptance rate beside hack resistance, and a rejected one fails validation.

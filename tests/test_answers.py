@@ -139,7 +139,9 @@ def test_answer_schemas_are_json_schemas():
 
 
 def described(t, *items, description="", fields=None):
-    return Expected(AnswerSchema(type=t, description=description), tuple((i,) if not isinstance(i, tuple) else i for i in items))
+    return Expected(
+        AnswerSchema(type=t, description=description), tuple((i,) if not isinstance(i, tuple) else i for i in items)
+    )
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,10 @@ def test_limits_for_booleans_and_small_samples():
     b = BlindConstant("flag", AnswerType.boolean, 100, True, 58)
     assert b.ok and b.limit == 0.5 + LIMIT
     assert not BlindConstant("n", AnswerType.number, 100, 1, 11).ok
-    assert BlindConstant("n", AnswerType.number, 10, 1, 9).ok and not BlindConstant("n", AnswerType.number, 10, 1, 9).judged
+    assert (
+        BlindConstant("n", AnswerType.number, 10, 1, 9).ok
+        and not BlindConstant("n", AnswerType.number, 10, 1, 9).judged
+    )
 
 
 def test_catalog_envs_have_no_blind_constant_over_the_limit():

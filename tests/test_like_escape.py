@@ -16,7 +16,9 @@ def test_patterns_escape_wildcards_and_the_escape_character():
     assert like_contains("50%_off\\") == "%50\\%\\_off\\\\%"
     assert like_prefix("Ab_") == "Ab\\_%" and like_contains("AB", lower=True) == "%ab%"
     conn = sqlite3.connect(":memory:")
-    conn.executescript("CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('50% off'), ('50 off'), ('a_b'), ('axb'), ('c\\d');")
+    conn.executescript(
+        "CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('50% off'), ('50 off'), ('a_b'), ('axb'), ('c\\d');"
+    )
 
     def hits(text: str) -> list[str]:
         sql = "SELECT v FROM t WHERE v LIKE ? ESCAPE '\\' ORDER BY v"
@@ -32,7 +34,9 @@ def test_every_like_in_the_catalog_declares_its_escape(path: Path):
     source = path.read_text()
     likes = len(re.findall(r"\bLIKE\b", source))
     escaped = len(re.findall(r"\bLIKE\s+(?:\?|:\w+)[\s\"]+ESCAPE\s+'\\\\'", source))
-    assert likes == escaped, f"{path.parent.name}: {likes - escaped} LIKE without ESCAPE '\\' (use awm.tooling.like_contains)"
+    assert likes == escaped, (
+        f"{path.parent.name}: {likes - escaped} LIKE without ESCAPE '\\' (use awm.tooling.like_contains)"
+    )
 
 
 def _wildcard_dumps(env: str) -> list[str]:

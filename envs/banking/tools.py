@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -411,9 +411,10 @@ def list_payees(db: Db, customer_email: str, query: str | None = None, limit: in
     """
     _limit(limit)
     c = _customer(db, customer_email)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT id AS payee_id, name, bank_name, account_number, nickname FROM payees "
-                    "WHERE customer_id = ? AND status = 'active' AND (? IS NULL OR name LIKE ? OR nickname LIKE ?) "
+                    "WHERE customer_id = ? AND status = 'active' "
+                    "AND (? IS NULL OR name LIKE ? ESCAPE '\\' OR nickname LIKE ? ESCAPE '\\') "
                     "ORDER BY name, id LIMIT ?", (c["id"], like, like, like, limit))
     for r in rows:
         r["account_number"] = "****" + r["account_number"][-4:]
@@ -946,6 +947,9 @@ def set_account_nickname(db: Db, customer_email: str, account_number: str, nickn
     n = nickname.strip()
     if len(n) > 30:
         raise ToolError("nickname must be at most 30 characters.")
+    if (a["nickname"] or "") == n:
+        raise ToolError(f"Account {a['account_number']} already has that nickname." if n else
+                        f"Account {a['account_number']} has no nickname to clear.")
     db.execute("UPDATE accounts SET nickname = ? WHERE id = ?", (n, a["id"]))
     _log(db, "account_nickname", f"{a['account_number']}: {n}", c["id"])
     return {"account_number": a["account_number"], "nickname": n}
@@ -1039,7 +1043,9 @@ def open_dispute(db: Db, customer_email: str, transaction_reference: str, reason
         raise ToolError(f"The disputed amount ${cents / 100:,.2f} exceeds the purchase of "
                         f"${-t['amount_cents'] / 100:,.2f}.")
     did = db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM disputes")
-    ref = f"DSP-{did:05d}"
+    # the next number of the bank's dispute counter (which need not have started at 1)
+    ref_no = db.value("SELECT COALESCE(MAX(CAST(substr(reference, 5) AS INTEGER)), 0) + 1 FROM disputes")
+    ref = f"DSP-{max(did, ref_no):05d}"
     db.insert("disputes", {"id": did, "reference": ref, "customer_id": c["id"], "transaction_id": t["id"],
                            "reason": reason, "amount_cents": cents, "status": "opened", "officer_id": None,
                            "resolution_note": None, "opened_at": _now(db), "closed_at": None})

@@ -402,6 +402,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             purchases_by_cust.setdefault(owner[t["account_id"]], []).append(t)
     refunds: list[tuple[int, datetime, int, str]] = []
 
+    # the bank's dispute counter did not start at 1 (seed 0, the canonical world, keeps its numbering): a
+    # customer's dispute references then differ from world to world, not only from customer to customer
+    ref_base = 0 if ctx.seed == 0 else 100 + (ctx.seed * 7919) % 8900
+
     def add_dispute(c: Row, t: Row, status: str) -> None:
         did = len(disputes) + 1
         posted = datetime.fromisoformat(t["posted_at"])
@@ -419,7 +423,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         amount = -t["amount_cents"] if rng.random() < 0.8 else max(100, -t["amount_cents"] // 2)
         note = {"resolved": "Merchant could not provide proof; amount refunded.",
                 "rejected": "Merchant provided signed receipt; charge is valid."}.get(status)
-        d = {"id": did, "reference": f"DSP-{did:05d}", "customer_id": c["id"], "transaction_id": t["id"],
+        d = {"id": did, "reference": f"DSP-{did + ref_base:05d}", "customer_id": c["id"], "transaction_id": t["id"],
              "reason": rng.choice(REASONS), "amount_cents": amount, "status": status,
              "officer_id": officer["id"] if officer else None, "resolution_note": note,
              "opened_at": _iso(opened), "closed_at": _iso(closed) if closed else None}

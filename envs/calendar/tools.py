@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -251,9 +251,11 @@ def find_people(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
-    return db.query("SELECT full_name, email, department, title, is_active FROM users WHERE lower(full_name) LIKE ? "
-                    "OR email LIKE ? OR lower(department) LIKE ? OR lower(title) LIKE ? ORDER BY full_name, email LIMIT ?",
+    q = like_contains(query.strip(), lower=True)
+    return db.query("SELECT full_name, email, department, title, is_active FROM users "
+                    "WHERE lower(full_name) LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
+                    "OR lower(department) LIKE ? ESCAPE '\\' OR lower(title) LIKE ? ESCAPE '\\' "
+                    "ORDER BY full_name, email LIMIT ?",
                     (q, q, q, q, limit))
 
 
@@ -359,10 +361,11 @@ def search_events(db: Db, user_email: str, text: str, date_from: str | None = No
     d2 = _date(date_to, "date_to").isoformat() if date_to else None
     rows = db.query(
         "SELECT e.*, o.email AS organizer_email FROM events e JOIN users o ON o.id = e.organizer_id WHERE " + _VISIBLE +
-        " AND (lower(e.title) LIKE :t OR lower(e.description) LIKE :t OR lower(e.location) LIKE :t) "
+        " AND (lower(e.title) LIKE :t ESCAPE '\\' OR lower(e.description) LIKE :t ESCAPE '\\' "
+        "OR lower(e.location) LIKE :t ESCAPE '\\') "
         "AND (:d1 IS NULL OR substr(e.start_at, 1, 10) >= :d1) AND (:d2 IS NULL OR substr(e.start_at, 1, 10) <= :d2) "
         "ORDER BY e.start_at, e.id LIMIT :lim",
-        {"u": u["id"], "t": f"%{text.strip().lower()}%", "d1": d1, "d2": d2, "lim": limit})
+        {"u": u["id"], "t": like_contains(text.strip(), lower=True), "d1": d1, "d2": d2, "lim": limit})
     return [_event_row(db, e, u["id"]) for e in rows]
 
 

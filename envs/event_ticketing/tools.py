@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -197,10 +197,11 @@ def search_events(db: Db, query: str | None = None, city: str | None = None,
         limit: maximum number of events, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT e.id, e.title, e.category, e.starts_at, e.status, v.name AS venue, v.city FROM events e "
-                    "JOIN venues v ON v.id = e.venue_id WHERE (? IS NULL OR e.title LIKE ?) AND (? IS NULL OR "
-                    "lower(v.city) = lower(?)) AND (? IS NULL OR e.category = ?) AND (? IS NULL OR e.status = ?) AND "
+                    "JOIN venues v ON v.id = e.venue_id WHERE (? IS NULL OR e.title LIKE ? ESCAPE '\\') "
+                    "AND (? IS NULL OR lower(v.city) = lower(?)) AND (? IS NULL OR e.category = ?) "
+                    "AND (? IS NULL OR e.status = ?) AND "
                     "(? IS NULL OR substr(e.starts_at, 1, 10) >= ?) AND (? IS NULL OR substr(e.starts_at, 1, 10) <= ?) "
                     "ORDER BY e.starts_at, e.id LIMIT ?",
                     (like, like, city, city, category, category, status, status, date_from, date_from, date_to,
@@ -261,9 +262,9 @@ def find_customers(db: Db, query: str, limit: int = 10) -> dict:
         limit: maximum number of customers, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%"
-    rows = db.query("SELECT full_name AS name, email FROM customers WHERE full_name LIKE ? OR email LIKE ? "
-                    "ORDER BY full_name, id LIMIT ?", (like, like, limit))
+    like = like_contains(query.strip())
+    rows = db.query("SELECT full_name AS name, email FROM customers WHERE full_name LIKE ? ESCAPE '\\' "
+                    "OR email LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?", (like, like, limit))
     return {"count": len(rows), "customers": rows}
 
 

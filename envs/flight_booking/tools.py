@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -233,9 +233,10 @@ def search_airports(db: Db, query: str | None = None, limit: int = 20) -> list[d
         limit: maximum number of airports, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
-    return db.query("SELECT code, name, city, country FROM airports WHERE (? IS NULL OR code LIKE ? OR name LIKE ? "
-                    "OR city LIKE ? OR country LIKE ?) ORDER BY code LIMIT ?", (like, like, like, like, like, limit))
+    like = like_contains(query.strip()) if query and query.strip() else None
+    return db.query("SELECT code, name, city, country FROM airports WHERE (? IS NULL OR code LIKE ? ESCAPE '\\' "
+                    "OR name LIKE ? ESCAPE '\\' OR city LIKE ? ESCAPE '\\' OR country LIKE ? ESCAPE '\\') "
+                    "ORDER BY code LIMIT ?", (like, like, like, like, like, limit))
 
 
 @tool
@@ -357,10 +358,11 @@ def find_customers(db: Db, query: str, limit: int = 10) -> dict:
         limit: maximum number of accounts, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%"
+    like = like_contains(query.strip())
     rows = db.query("SELECT c.full_name AS name, c.email, l.member_number, l.tier FROM customers c "
-                    "LEFT JOIN loyalty_accounts l ON l.customer_id = c.id WHERE c.full_name LIKE ? OR c.email LIKE ? "
-                    "OR l.member_number LIKE ? ORDER BY c.full_name, c.id LIMIT ?", (like, like, like, limit))
+                    "LEFT JOIN loyalty_accounts l ON l.customer_id = c.id WHERE c.full_name LIKE ? ESCAPE '\\' "
+                    "OR c.email LIKE ? ESCAPE '\\' OR l.member_number LIKE ? ESCAPE '\\' "
+                    "ORDER BY c.full_name, c.id LIMIT ?", (like, like, like, limit))
     return {"count": len(rows), "customers": rows}
 
 

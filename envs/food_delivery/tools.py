@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -241,10 +241,10 @@ def search_restaurants(db: Db, query: str | None = None, cuisine: str | None = N
     """
     _limit(limit)
     zone_id = _zone(db, delivers_to_zone)["id"] if delivers_to_zone else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query(
         "SELECT r.id, r.name, r.cuisine, z.name AS zone, r.min_order_cents FROM restaurants r "
-        "JOIN zones z ON z.id = r.zone_id WHERE r.is_active = 1 AND (? IS NULL OR r.name LIKE ?) "
+        "JOIN zones z ON z.id = r.zone_id WHERE r.is_active = 1 AND (? IS NULL OR r.name LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR lower(r.cuisine) = lower(?)) "
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM delivery_zones d WHERE d.restaurant_id = r.id AND d.zone_id = ?)) "
         "ORDER BY r.name, r.id", (like, like, cuisine, cuisine, zone_id, zone_id))
@@ -403,9 +403,10 @@ def find_customers(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of customers, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%"
+    like = like_contains(query.strip())
     return db.query("SELECT id AS customer_id, full_name, email, phone FROM customers "
-                    "WHERE full_name LIKE ? OR email LIKE ? OR phone LIKE ? ORDER BY full_name, id LIMIT ?",
+                    "WHERE full_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\' "
+                    "ORDER BY full_name, id LIMIT ?",
                     (like, like, like, limit))
 
 
@@ -562,10 +563,10 @@ def list_couriers(db: Db, zone_name: str | None = None, status: Literal["availab
     """
     _limit(limit)
     zid = _zone(db, zone_name)["id"] if zone_name else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     return db.query("SELECT c.id AS courier_id, c.full_name, c.vehicle, z.name AS zone, c.status FROM couriers c "
                     "JOIN zones z ON z.id = c.zone_id WHERE (? IS NULL OR c.zone_id = ?) AND (? IS NULL OR c.status = ?) "
-                    "AND (? IS NULL OR c.full_name LIKE ?) ORDER BY c.full_name, c.id LIMIT ?",
+                    "AND (? IS NULL OR c.full_name LIKE ? ESCAPE '\\') ORDER BY c.full_name, c.id LIMIT ?",
                     (zid, zid, status, status, like, like, limit))
 
 

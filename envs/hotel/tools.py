@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -269,9 +269,10 @@ def find_guests(db: Db, query: str, limit: int = 10) -> dict:
         limit: maximum number of guests, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%"
-    rows = db.query("SELECT full_name AS name, email, loyalty_tier, points_balance FROM guests WHERE full_name LIKE ? "
-                    "OR email LIKE ? ORDER BY full_name, id LIMIT ?", (like, like, limit))
+    like = like_contains(query.strip())
+    rows = db.query("SELECT full_name AS name, email, loyalty_tier, points_balance FROM guests "
+                    "WHERE full_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?",
+                    (like, like, limit))
     return {"count": len(rows), "guests": rows}
 
 

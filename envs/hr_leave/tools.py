@@ -12,7 +12,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -174,12 +174,13 @@ def find_employees(db: Db, query: str, department_code: str | None = None, limit
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT e.employee_no, e.full_name, e.email, d.code AS department, j.title, l.name AS location, "
                     "m.full_name AS manager, e.status FROM employees e JOIN departments d ON d.id = e.department_id "
                     "JOIN job_titles j ON j.id = e.job_title_id JOIN locations l ON l.id = e.location_id "
-                    "LEFT JOIN employees m ON m.id = e.manager_id WHERE (lower(e.full_name) LIKE ? OR lower(e.email) LIKE ? "
-                    "OR lower(e.employee_no) LIKE ?) AND (? IS NULL OR d.code = upper(?)) ORDER BY e.full_name, e.id LIMIT ?",
+                    "LEFT JOIN employees m ON m.id = e.manager_id WHERE (lower(e.full_name) LIKE ? ESCAPE '\\' "
+                    "OR lower(e.email) LIKE ? ESCAPE '\\' OR lower(e.employee_no) LIKE ? ESCAPE '\\') "
+                    "AND (? IS NULL OR d.code = upper(?)) ORDER BY e.full_name, e.id LIMIT ?",
                     (q, q, q, department_code, department_code, limit))
 
 

@@ -14,7 +14,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -256,13 +256,14 @@ def list_transactions(db: Db, user_email: str, account_id: int | None = None, da
     d2 = _day(date_to, "date_to").isoformat() if date_to else None
     cid = _category(db, category)["id"] if category else None
     mid = _merchant(db, merchant)["id"] if merchant else None
-    t = f"%{text.strip()}%" if text else None
+    t = like_contains(text.strip()) if text else None
     rows = db.query(
         "SELECT t.*, m.name AS merchant, c.name AS category FROM transactions t JOIN accounts a ON a.id = t.account_id "
         "LEFT JOIN merchants m ON m.id = t.merchant_id LEFT JOIN categories c ON c.id = t.category_id "
         "WHERE (a.user_id = ? OR a.household_id IN (SELECT household_id FROM household_members WHERE user_id = ?)) "
         "AND (? IS NULL OR t.account_id = ?) AND (? IS NULL OR t.posted_on >= ?) AND (? IS NULL OR t.posted_on <= ?) "
-        "AND (? IS NULL OR t.category_id = ?) AND (? IS NULL OR t.merchant_id = ?) AND (? IS NULL OR t.description LIKE ?) "
+        "AND (? IS NULL OR t.category_id = ?) AND (? IS NULL OR t.merchant_id = ?) "
+        "AND (? IS NULL OR t.description LIKE ? ESCAPE '\\') "
         "AND (? = 0 OR (t.category_id IS NULL AND t.is_split = 0)) ORDER BY t.posted_on DESC, t.id DESC LIMIT ? OFFSET ?",
         (u["id"], u["id"], account_id, account_id, d1, d1, d2, d2, cid, cid, mid, mid, t, t, int(uncategorized_only),
          limit, offset))
@@ -309,7 +310,8 @@ def search_merchants(db: Db, query: str, limit: int = 10) -> list[dict]:
     """
     _limit(limit)
     return db.query("SELECT m.name, c.name AS default_category FROM merchants m LEFT JOIN categories c ON c.id = "
-                    "m.default_category_id WHERE m.name LIKE ? ORDER BY m.name LIMIT ?", (f"%{query.strip()}%", limit))
+                    "m.default_category_id WHERE m.name LIKE ? ESCAPE '\\' ORDER BY m.name LIMIT ?",
+                    (like_contains(query.strip()), limit))
 
 
 @tool

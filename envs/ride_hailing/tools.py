@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -195,9 +195,10 @@ def find_riders(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of riders, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%"
-    return db.query("SELECT id AS rider_id, full_name, email, phone FROM riders WHERE full_name LIKE ? OR email LIKE ? "
-                    "OR phone LIKE ? ORDER BY full_name, id LIMIT ?", (like, like, like, limit))
+    like = like_contains(query.strip())
+    return db.query("SELECT id AS rider_id, full_name, email, phone FROM riders WHERE full_name LIKE ? ESCAPE '\\' "
+                    "OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?",
+                    (like, like, like, limit))
 
 
 @tool
@@ -306,12 +307,13 @@ def find_drivers(db: Db, query: str | None = None, zone: str | None = None,
     """
     _limit(limit)
     zid = _zone(db, zone)["id"] if zone else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     return db.query(
         "SELECT d.full_name, d.email, z.name AS zone, d.status, c.code AS category, v.make || ' ' || v.model AS vehicle "
         "FROM drivers d JOIN zones z ON z.id = d.zone_id LEFT JOIN vehicles v ON v.driver_id = d.id AND v.is_active = 1 "
         "LEFT JOIN vehicle_categories c ON c.id = v.category_id WHERE d.is_active = 1 "
-        "AND (? IS NULL OR d.full_name LIKE ? OR d.email LIKE ?) AND (? IS NULL OR d.zone_id = ?) "
+        "AND (? IS NULL OR d.full_name LIKE ? ESCAPE '\\' OR d.email LIKE ? ESCAPE '\\') "
+        "AND (? IS NULL OR d.zone_id = ?) "
         "AND (? IS NULL OR d.status = ?) AND (? IS NULL OR c.code = ?) ORDER BY d.full_name, d.id LIMIT ?",
         (like, like, like, zid, zid, status, status, category, category, limit))
 

@@ -21,7 +21,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -189,9 +189,10 @@ def find_students(db: Db, query: str, grade_level: int | None = None, limit: int
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT student_number, full_name, email, grade_level, status FROM students WHERE "
-                    "(lower(full_name) LIKE ? OR lower(email) LIKE ? OR student_number LIKE ?) AND "
+                    "(lower(full_name) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\' "
+                    "OR student_number LIKE ? ESCAPE '\\') AND "
                     "(? IS NULL OR grade_level = ?) ORDER BY full_name, id LIMIT ?",
                     (q, q, q, grade_level, grade_level, limit))
 
@@ -222,10 +223,12 @@ def find_teachers(db: Db, query: str = "", department_code: str | None = None, l
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT t.full_name, t.email, t.role, d.code AS department_code FROM teachers t "
-                    "LEFT JOIN departments d ON d.id = t.department_id WHERE (lower(t.full_name) LIKE ? OR "
-                    "lower(t.email) LIKE ?) AND (? IS NULL OR upper(d.code) = upper(?)) AND t.is_active = 1 "
+                    "LEFT JOIN departments d ON d.id = t.department_id "
+                    "WHERE (lower(t.full_name) LIKE ? ESCAPE '\\' OR "
+                    "lower(t.email) LIKE ? ESCAPE '\\') AND (? IS NULL OR upper(d.code) = upper(?)) "
+                    "AND t.is_active = 1 "
                     "ORDER BY t.full_name, t.id LIMIT ?", (q, q, department_code, department_code, limit))
 
 
@@ -240,10 +243,10 @@ def list_courses(db: Db, department_code: str | None = None, query: str = "", li
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     rows = db.query("SELECT c.id, c.code, c.title, d.code AS department_code, c.credits, c.min_grade_level FROM courses c "
                     "JOIN departments d ON d.id = c.department_id WHERE (? IS NULL OR upper(d.code) = upper(?)) AND "
-                    "(lower(c.title) LIKE ? OR lower(c.code) LIKE ?) ORDER BY c.code LIMIT ?",
+                    "(lower(c.title) LIKE ? ESCAPE '\\' OR lower(c.code) LIKE ? ESCAPE '\\') ORDER BY c.code LIMIT ?",
                     (department_code, department_code, q, q, limit))
     for r in rows:
         r["prerequisites"] = db.query("SELECT p.code, p.title, cp.min_percent FROM course_prerequisites cp JOIN courses p "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -131,9 +131,10 @@ def search_users(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
-    return db.query("SELECT username, display_name, city, status FROM users WHERE lower(display_name) LIKE ? OR username LIKE ? "
-                    "OR lower(city) LIKE ? ORDER BY display_name, username LIMIT ?", (q, q, q, limit))
+    q = like_contains(query.strip(), lower=True)
+    return db.query("SELECT username, display_name, city, status FROM users WHERE lower(display_name) LIKE ? ESCAPE '\\' "
+                    "OR username LIKE ? ESCAPE '\\' OR lower(city) LIKE ? ESCAPE '\\' ORDER BY display_name, username "
+                    "LIMIT ?", (q, q, q, limit))
 
 
 @tool
@@ -299,10 +300,11 @@ def list_groups(db: Db, query: str | None = None, limit: int = 20) -> list[dict]
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{(query or '').strip().lower()}%"
+    q = like_contains((query or "").strip(), lower=True)
     return db.query("SELECT g.name, g.description, g.privacy, u.username AS owner, (SELECT COUNT(*) FROM group_members m WHERE "
-                    "m.group_id = g.id) AS members FROM groups g JOIN users u ON u.id = g.owner_id WHERE lower(g.name) LIKE ? OR "
-                    "lower(g.description) LIKE ? ORDER BY g.name LIMIT ?", (q, q, limit))
+                    "m.group_id = g.id) AS members FROM groups g JOIN users u ON u.id = g.owner_id WHERE "
+                    "lower(g.name) LIKE ? ESCAPE '\\' OR lower(g.description) LIKE ? ESCAPE '\\' ORDER BY g.name LIMIT ?",
+                    (q, q, limit))
 
 
 @tool

@@ -12,7 +12,7 @@ import re
 from datetime import date
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -244,10 +244,11 @@ def find_staff(db: Db, query: str | None = None, warehouse_code: str | None = No
     """
     _limit(limit)
     wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT s.full_name AS name, s.email, s.role, COALESCE(w.code, 'all (regional)') AS warehouse, "
                     "s.is_active AS active FROM staff s LEFT JOIN warehouses w ON w.id = s.warehouse_id "
-                    "WHERE (? IS NULL OR s.full_name LIKE ? OR s.email LIKE ?) AND (? IS NULL OR s.warehouse_id = ?) "
+                    "WHERE (? IS NULL OR s.full_name LIKE ? ESCAPE '\\' OR s.email LIKE ? ESCAPE '\\') "
+                    "AND (? IS NULL OR s.warehouse_id = ?) "
                     "ORDER BY s.full_name LIMIT ?", (like, like, like, wid, wid, limit))
     for r in rows:
         r["active"] = bool(r["active"])
@@ -271,12 +272,13 @@ def search_products(db: Db, query: str | None = None, category: str | None = Non
         limit: maximum number of products, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query(
         "SELECT p.sku, p.name, p.category, s.name AS supplier, p.storage, p.tracks_expiry, p.unit_cost_cents, "
         "p.reorder_point, p.reorder_qty, (SELECT COALESCE(SUM(st.quantity), 0) FROM stock st JOIN lots l ON "
         "l.id = st.lot_id WHERE l.product_id = p.id) AS on_hand FROM products p JOIN suppliers s ON "
-        "s.id = p.supplier_id WHERE (? IS NULL OR p.name LIKE ? OR p.sku LIKE ?) AND (? IS NULL OR "
+        "s.id = p.supplier_id WHERE (? IS NULL OR p.name LIKE ? ESCAPE '\\' OR p.sku LIKE ? ESCAPE '\\') "
+        "AND (? IS NULL OR "
         "lower(p.category) = lower(?)) ORDER BY p.sku", (like, like, like, category, category))
     if below_reorder_point:
         rows = [r for r in rows if r["on_hand"] <= r["reorder_point"]]
@@ -406,12 +408,13 @@ def list_sales_orders(db: Db, status: SOStatus | None = None, warehouse_code: st
     """
     _limit(limit)
     wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
-    like = f"%{customer_query.strip()}%" if customer_query and customer_query.strip() else None
+    like = like_contains(customer_query.strip()) if customer_query and customer_query.strip() else None
     rows = db.query(
         "SELECT o.number, c.name AS customer, c.email AS customer_email, w.code AS warehouse, o.status, o.created_at, "
         "o.ship_by, (SELECT COUNT(*) FROM so_lines l WHERE l.so_id = o.id) AS lines FROM sales_orders o JOIN "
         "customers c ON c.id = o.customer_id JOIN warehouses w ON w.id = o.warehouse_id WHERE (? IS NULL OR "
-        "o.status = ?) AND (? IS NULL OR o.warehouse_id = ?) AND (? IS NULL OR c.name LIKE ? OR c.email LIKE ?) "
+        "o.status = ?) AND (? IS NULL OR o.warehouse_id = ?) "
+        "AND (? IS NULL OR c.name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') "
         "ORDER BY o.ship_by, o.id LIMIT ?", (status, status, wid, wid, like, like, like, limit))
     return {"count": len(rows), "sales_orders": rows}
 
