@@ -152,7 +152,24 @@ def test_missing_items_catch_a_list_matcher_that_wants_any_item(bundle_copy, mon
 def test_spellings_catch_an_over_strict_matcher(bundle_copy, monkeypatch):
     monkeypatch.setattr(awm.episode, "judge", lambda answer, exp: (answer == exp.canonical(), ""))
     report = _audit(bundle_copy, "t01_lamp_price")
-    assert {p.kind for p in report.failures} == {"answer.spelling"}
+    assert {p.kind for p in report.failures} == {"answer.spelling", "correct.answer"}
+    assert report.acceptance < 0.5
+
+
+def test_correct_writes_in_other_spellings_must_score(bundle_copy, monkeypatch):
+    """A judge whose checks see the agent's spelling (no respelling) is caught by the false-negative suite."""
+    import awm.verify
+
+    monkeypatch.setattr(
+        awm.verify, "run_checks_respelled", lambda conn, checks, _r: awm.verify.run_checks(conn, checks)
+    )
+    from awm.registry import default_registry
+
+    world = default_registry().load("clinic")
+    report = audit_world(world, ["t08_update_insurance"])
+    assert any(p.kind == "correct.write" and not p.ok for p in report.failures)
+    monkeypatch.undo()
+    assert audit_world(world, ["t08_update_insurance"]).ok
 
 
 def test_validate_fails_a_leaking_task_naming_the_probe(bundle_copy):
