@@ -197,6 +197,9 @@ def search_events(db: Db, query: str | None = None, city: str | None = None,
         limit: maximum number of events, 1 to 50.
     """
     _limit(limit)
+    for what, value in (("date_from", date_from), ("date_to", date_to)):
+        if value is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ToolError(f"{what} must be a date like 2026-07-18 (got {value!r}).")
     like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT e.id, e.title, e.category, e.starts_at, e.status, v.name AS venue, v.city FROM events e "
                     "JOIN venues v ON v.id = e.venue_id WHERE (? IS NULL OR e.title LIKE ? ESCAPE '\\') "
