@@ -206,3 +206,11 @@ def test_object_answers_from_text():
         assert judge(ok, e)[0], ok
     for bad in ["FedEx or UPS, 770403560786", "FedEx, 770403560786, UPS", "UPS, 770403560786", "FedEx"]:
         assert not judge(bad, e)[0], bad
+
+
+def test_a_list_answer_is_a_set_even_when_the_sql_repeats_an_item():
+    conn = sqlite3.connect(":memory:")
+    conn.executescript("CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('Wild Harbor'), ('wild harbor'), ('Oak');")
+    e = compute_expected(conn, AnswerSchema(type=T.list), AnswerCheck(sql="SELECT x FROM t"))
+    assert e.items == (("Wild Harbor",), ("Oak",))
+    assert judge(["Wild Harbor", "Oak"], e)[0] and not judge(["Oak"], e)[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -184,11 +184,12 @@ def find_employees(db: Db, query: str | None = None, department_code: str | None
         limit: maximum number of people to return, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query(
         "SELECT e.full_name AS name, e.email, e.job_title, d.code AS department, e.location, e.status "
         "FROM employees e JOIN departments d ON d.id = e.department_id "
-        "WHERE (? IS NULL OR e.full_name LIKE ? OR e.email LIKE ? OR e.job_title LIKE ?) "
+        "WHERE (? IS NULL OR e.full_name LIKE ? ESCAPE '\\' OR e.email LIKE ? ESCAPE '\\' "
+        "OR e.job_title LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR upper(d.code) = upper(?)) AND (? = 1 OR e.status <> 'terminated') "
         "ORDER BY e.full_name, e.id LIMIT ?",
         (like, like, like, like, department_code, department_code, 1 if include_terminated else 0, limit))
@@ -294,7 +295,7 @@ def search_tickets(db: Db, text: str | None = None, status: TicketStatus | Liter
         limit: maximum number of tickets, 1 to 50.
     """
     _limit(limit)
-    like = f"%{text.strip()}%" if text and text.strip() else None
+    like = like_contains(text.strip()) if text and text.strip() else None
     gid = _group(db, group_code)["id"] if group_code else None
     rid = _employee(db, requester_email, "requester")["id"] if requester_email else None
     aid = None
@@ -308,7 +309,7 @@ def search_tickets(db: Db, text: str | None = None, status: TicketStatus | Liter
         "a.full_name AS assignee, t.created_at FROM tickets t JOIN priorities p ON p.id = t.priority_id "
         "JOIN support_groups g ON g.id = t.group_id JOIN employees e ON e.id = t.requester_id "
         "LEFT JOIN agents a ON a.id = t.assignee_id "
-        "WHERE (? IS NULL OR t.subject LIKE ? OR t.description LIKE ?) "
+        "WHERE (? IS NULL OR t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR t.status = ? OR (? = 'open' AND t.status IN ('new', 'assigned', 'in_progress', "
         "'waiting_on_user'))) AND (? IS NULL OR t.group_id = ?) AND (? IS NULL OR t.requester_id = ?) "
         "AND (? IS NULL OR t.assignee_id = ?) AND (? IS NULL OR p.code = ?) ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
@@ -392,13 +393,14 @@ def list_assets(db: Db, asset_type: AssetType | None = None,
     """
     _limit(limit)
     hid = _employee(db, holder_email, "holder")["id"] if holder_email else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query(
         "SELECT a.asset_tag, a.asset_type, a.model, a.serial_number, a.status, e.full_name AS holder, "
         "e.email AS holder_email, a.assigned_at, a.purchase_date, a.warranty_end FROM assets a "
         "LEFT JOIN employees e ON e.id = a.assigned_to WHERE (? IS NULL OR a.asset_type = ?) "
         "AND (? IS NULL OR a.status = ?) AND (? IS NULL OR a.assigned_to = ?) "
-        "AND (? IS NULL OR a.asset_tag LIKE ? OR a.model LIKE ? OR a.serial_number LIKE ?) ORDER BY a.asset_tag LIMIT ?",
+        "AND (? IS NULL OR a.asset_tag LIKE ? ESCAPE '\\' OR a.model LIKE ? ESCAPE '\\' "
+        "OR a.serial_number LIKE ? ESCAPE '\\') ORDER BY a.asset_tag LIMIT ?",
         (asset_type, asset_type, status, status, hid, hid, like, like, like, like, limit))
     return {"count": len(rows), "assets": rows}
 
@@ -521,11 +523,12 @@ def search_kb(db: Db, query: str | None = None, status: Literal["draft", "publis
         limit: maximum number of articles, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query(
         "SELECT k.number, k.title, c.name AS category, k.status, a.full_name AS author, k.published_at, "
         "k.helpful_votes FROM kb_articles k JOIN categories c ON c.id = k.category_id JOIN agents a ON a.id = k.author_id "
-        "WHERE (? IS NULL OR k.title LIKE ?) AND (? IS NULL OR k.status = ?) AND (? IS NULL OR lower(c.name) = lower(?)) "
+        "WHERE (? IS NULL OR k.title LIKE ? ESCAPE '\\') AND (? IS NULL OR k.status = ?) "
+        "AND (? IS NULL OR lower(c.name) = lower(?)) "
         "ORDER BY k.number LIMIT ?", (like, like, status, status, category, category, limit))
     return {"count": len(rows), "articles": rows}
 

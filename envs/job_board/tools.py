@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -195,10 +195,11 @@ def find_recruiters(db: Db, query: str | None = None, company: str | None = None
     """
     _limit(limit)
     cid = _company(db, company)["id"] if company else None
-    q = f"%{(query or '').strip()}%"
+    q = like_contains((query or "").strip())
     return db.query("SELECT r.full_name, r.email, r.title, r.role, r.is_active, c.name AS company FROM recruiters r "
-                    "JOIN companies c ON c.id = r.company_id WHERE (r.full_name LIKE ? OR r.email LIKE ?) "
-                    "AND (? IS NULL OR r.company_id = ?) ORDER BY r.full_name, r.id LIMIT ?", (q, q, cid, cid, limit))
+                    "JOIN companies c ON c.id = r.company_id WHERE (r.full_name LIKE ? ESCAPE '\\' "
+                    "OR r.email LIKE ? ESCAPE '\\') AND (? IS NULL OR r.company_id = ?) ORDER BY r.full_name, r.id LIMIT ?",
+                    (q, q, cid, cid, limit))
 
 
 @tool
@@ -208,8 +209,8 @@ def list_skills(db: Db, query: str | None = None) -> list[str]:
     Args:
         query: part of a skill name, e.g. "py".
     """
-    return [r["name"] for r in db.query("SELECT name FROM skills WHERE (? IS NULL OR name LIKE ?) ORDER BY name LIMIT 100",
-                                        (query, f"%{query}%" if query else None))]
+    return [r["name"] for r in db.query("SELECT name FROM skills WHERE (? IS NULL OR name LIKE ? ESCAPE '\\') "
+                                        "ORDER BY name LIMIT 100", (query, like_contains(query) if query else None))]
 
 
 @tool
@@ -237,10 +238,11 @@ def search_jobs(db: Db, text: str | None = None, company: str | None = None, loc
     if offset < 0:
         raise ToolError("offset must be 0 or more")
     cid = _company(db, company)["id"] if company else None
-    t = f"%{text.strip()}%" if text else None
+    t = like_contains(text.strip()) if text else None
     rows = db.query(
         "SELECT p.*, c.name AS company_name FROM job_postings p JOIN companies c ON c.id = p.company_id "
-        "WHERE (? = 'any' OR p.status = ?) AND (? IS NULL OR p.title LIKE ? OR p.department LIKE ?) "
+        "WHERE (? = 'any' OR p.status = ?) AND (? IS NULL OR p.title LIKE ? ESCAPE '\\' "
+        "OR p.department LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR p.company_id = ?) AND (? IS NULL OR lower(p.location) = lower(?)) "
         "AND (? IS NULL OR p.remote_policy = ?) AND (? IS NULL OR p.employment_type = ?) "
         "AND (? IS NULL OR p.seniority = ?) AND (? IS NULL OR p.salary_max >= ?) AND (? IS NULL OR EXISTS "
@@ -298,10 +300,10 @@ def find_candidates(db: Db, query: str | None = None, skill: str | None = None, 
     _limit(limit)
     if not query and not skill:
         raise ToolError("Give a query or a skill.")
-    q = f"%{(query or '').strip()}%"
+    q = like_contains((query or "").strip())
     return db.query("SELECT c.full_name, c.email, c.city, c.headline, c.years_experience FROM candidates c "
-                    "WHERE (c.full_name LIKE ? OR c.email LIKE ?) AND (? IS NULL OR EXISTS (SELECT 1 FROM "
-                    "candidate_skills cs JOIN skills s ON s.id = cs.skill_id WHERE cs.candidate_id = c.id AND "
+                    "WHERE (c.full_name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') AND (? IS NULL OR EXISTS "
+                    "(SELECT 1 FROM candidate_skills cs JOIN skills s ON s.id = cs.skill_id WHERE cs.candidate_id = c.id AND "
                     "lower(s.name) = lower(?))) ORDER BY c.full_name, c.id LIMIT ?", (q, q, skill, skill, limit))
 
 

@@ -16,7 +16,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -203,8 +203,8 @@ def search_catalog(db: Db, query: str = "", genre: Genre | None = None, limit: i
            "WHERE (? IS NULL OR w.genre = ?)")
     params: list[Any] = [genre, genre]
     for word in words[:6]:
-        sql += " AND (lower(w.title) LIKE ? OR lower(a.full_name) LIKE ?)"
-        params += [f"%{word}%", f"%{word}%"]
+        sql += " AND (lower(w.title) LIKE ? ESCAPE '\\' OR lower(a.full_name) LIKE ? ESCAPE '\\')"
+        params += [like_contains(word), like_contains(word)]
     sql += " ORDER BY w.title, w.id LIMIT ?"
     return db.query(sql, (*params, limit))
 
@@ -284,11 +284,12 @@ def find_patrons(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT p.card_number, p.full_name, p.email, b.code AS home_branch_code, c.code AS card_type, "
                     "p.status, p.expires_on FROM patrons p JOIN branches b ON b.id = p.home_branch_id "
-                    "JOIN card_types c ON c.id = p.card_type_id WHERE lower(p.full_name) LIKE ? "
-                    "OR lower(p.email) LIKE ? OR p.card_number LIKE ? ORDER BY p.full_name, p.id LIMIT ?",
+                    "JOIN card_types c ON c.id = p.card_type_id WHERE lower(p.full_name) LIKE ? ESCAPE '\\' "
+                    "OR lower(p.email) LIKE ? ESCAPE '\\' OR p.card_number LIKE ? ESCAPE '\\' "
+                    "ORDER BY p.full_name, p.id LIMIT ?",
                     (q, q, q, limit))
 
 

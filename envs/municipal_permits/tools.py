@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -151,10 +151,11 @@ def find_applicants(db: Db, query: str, kind: Literal["resident", "business"] | 
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT a.name, a.email, a.kind, a.phone, a.business_license_no, p.address AS home_address FROM applicants a "
-                    "LEFT JOIN parcels p ON p.id = a.home_parcel_id WHERE (lower(a.name) LIKE ? OR lower(a.email) LIKE ? OR "
-                    "lower(coalesce(a.business_license_no, '')) LIKE ?) AND (? IS NULL OR a.kind = ?) ORDER BY a.name, a.id LIMIT ?",
+                    "LEFT JOIN parcels p ON p.id = a.home_parcel_id WHERE (lower(a.name) LIKE ? ESCAPE '\\' "
+                    "OR lower(a.email) LIKE ? ESCAPE '\\' OR lower(coalesce(a.business_license_no, '')) LIKE ? ESCAPE '\\') "
+                    "AND (? IS NULL OR a.kind = ?) ORDER BY a.name, a.id LIMIT ?",
                     (q, q, q, kind, kind, limit))
 
 
@@ -167,10 +168,10 @@ def lookup_parcel(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT p.parcel_number, p.address, d.code AS district, z.code AS zone, z.name AS zone_name FROM parcels p "
-                    "JOIN districts d ON d.id = p.district_id JOIN zones z ON z.id = p.zone_id WHERE lower(p.parcel_number) LIKE ? "
-                    "OR lower(p.address) LIKE ? ORDER BY p.address LIMIT ?", (q, q, limit))
+                    "JOIN districts d ON d.id = p.district_id JOIN zones z ON z.id = p.zone_id WHERE lower(p.parcel_number) LIKE ? ESCAPE '\\' "
+                    "OR lower(p.address) LIKE ? ESCAPE '\\' ORDER BY p.address LIMIT ?", (q, q, limit))
 
 
 @tool
