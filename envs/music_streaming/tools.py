@@ -16,7 +16,7 @@ import math
 from datetime import date, datetime
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -148,8 +148,8 @@ def search_catalog(db: Db, query: str, kind: Literal["track", "album", "artist",
         order = " ORDER BY p.title, p.id LIMIT ?"
     params: list[Any] = []
     for w in words:
-        sql += f" AND (lower({cols[0]}) LIKE ? OR lower({cols[1]}) LIKE ?)"
-        params += [f"%{w}%", f"%{w}%"]
+        sql += f" AND (lower({cols[0]}) LIKE ? ESCAPE '\\' OR lower({cols[1]}) LIKE ? ESCAPE '\\')"
+        params += [like_contains(w), like_contains(w)]
     return db.query(sql + order, (*params, limit))
 
 
@@ -231,9 +231,11 @@ def find_users(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
-    return db.query("SELECT username, display_name, email, region FROM users WHERE lower(username) LIKE ? OR "
-                    "lower(display_name) LIKE ? OR lower(email) LIKE ? ORDER BY username LIMIT ?", (q, q, q, limit))
+    q = like_contains(query.strip(), lower=True)
+    return db.query("SELECT username, display_name, email, region FROM users WHERE lower(username) LIKE ? ESCAPE '\\' "
+                    "OR lower(display_name) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\' "
+                    "ORDER BY username LIMIT ?",
+                    (q, q, q, limit))
 
 
 @tool

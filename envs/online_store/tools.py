@@ -14,7 +14,7 @@ import re
 from datetime import date, datetime
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 
 RETURN_WINDOW_DAYS = 30
 MAX_LIMIT = 50
@@ -500,10 +500,11 @@ def find_customers(db: Db, query: str, limit: int = 10) -> list[dict]:
     q = query.strip()
     if len(q) < 2:
         raise ToolError("query must have at least 2 characters")
-    like = f"%{q}%"
+    like = like_contains(q)
     return db.query(
         "SELECT id, first_name, last_name, email, phone, status FROM customers "
-        "WHERE email LIKE ? OR first_name || ' ' || last_name LIKE ? OR last_name LIKE ? "
+        "WHERE email LIKE ? ESCAPE '\\' OR first_name || ' ' || last_name LIKE ? ESCAPE '\\' "
+        "OR last_name LIKE ? ESCAPE '\\' "
         "ORDER BY last_name, first_name LIMIT ?", (like, like, like, limit))
 
 

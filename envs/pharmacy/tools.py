@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -255,10 +255,11 @@ def find_patients(db: Db, query: str, date_of_birth: str | None = None, limit: i
         raise ToolError("query must not be empty; give part of the patient's name, e-mail or phone.")
     if date_of_birth is not None:
         _date(date_of_birth, "date_of_birth")
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT p.id, p.full_name, p.date_of_birth, p.email, p.phone, s.code AS home_store "
                     "FROM patients p JOIN stores s ON s.id = p.home_store_id "
-                    "WHERE (lower(p.full_name) LIKE ? OR lower(coalesce(p.email, '')) LIKE ? OR coalesce(p.phone, '') LIKE ?) "
+                    "WHERE (lower(p.full_name) LIKE ? ESCAPE '\\' OR lower(coalesce(p.email, '')) LIKE ? ESCAPE '\\' "
+                    "OR coalesce(p.phone, '') LIKE ? ESCAPE '\\') "
                     "AND (? IS NULL OR p.date_of_birth = ?) ORDER BY p.full_name, p.id LIMIT ?",
                     (q, q, q, date_of_birth, date_of_birth, limit))
 
@@ -295,10 +296,11 @@ def search_drugs(db: Db, query: str, rx_only: bool | None = None, limit: int = 1
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     rows = db.query("SELECT ndc, name, generic_name, strength, form, drug_class, schedule, rx_only, tier, "
-                    "unit_price_cents FROM drugs WHERE (lower(name) LIKE ? OR lower(generic_name) LIKE ? "
-                    "OR lower(drug_class) LIKE ?) AND (? IS NULL OR rx_only = ?) ORDER BY name, strength LIMIT ?",
+                    "unit_price_cents FROM drugs WHERE (lower(name) LIKE ? ESCAPE '\\' "
+                    "OR lower(generic_name) LIKE ? ESCAPE '\\' OR lower(drug_class) LIKE ? ESCAPE '\\') "
+                    "AND (? IS NULL OR rx_only = ?) ORDER BY name, strength LIMIT ?",
                     (q, q, q, None if rx_only is None else int(rx_only), None if rx_only is None else int(rx_only), limit))
     for r in rows:
         r["rx_only"] = bool(r["rx_only"])
@@ -465,9 +467,10 @@ def find_prescribers(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     rows = db.query("SELECT full_name, npi, specialty, phone, dea_number IS NOT NULL AS can_prescribe_controlled "
-                    "FROM prescribers WHERE lower(full_name) LIKE ? OR npi LIKE ? OR lower(specialty) LIKE ? "
+                    "FROM prescribers WHERE lower(full_name) LIKE ? ESCAPE '\\' OR npi LIKE ? ESCAPE '\\' "
+                    "OR lower(specialty) LIKE ? ESCAPE '\\' "
                     "ORDER BY full_name LIMIT ?", (q, q, q, limit))
     for r in rows:
         r["can_prescribe_controlled"] = bool(r["can_prescribe_controlled"])

@@ -12,7 +12,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -273,11 +273,12 @@ def find_users(db: Db, query: str | None = None, team_key: str | None = None, in
     """
     _limit(limit)
     team_id = _team(db, team_key)["id"] if team_key else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query(
         "SELECT u.full_name AS name, u.email, u.job_title, u.org_role, o.name AS organization, u.is_active AS active "
         "FROM users u JOIN organizations o ON o.id = u.org_id "
-        "WHERE (? IS NULL OR u.full_name LIKE ? OR u.email LIKE ? OR u.job_title LIKE ?) "
+        "WHERE (? IS NULL OR u.full_name LIKE ? ESCAPE '\\' OR u.email LIKE ? ESCAPE '\\' "
+        "OR u.job_title LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM team_members tm WHERE tm.team_id = ? AND tm.user_id = u.id)) "
         "AND (? = 1 OR u.is_active = 1) ORDER BY u.full_name LIMIT ?",
         (like, like, like, like, team_id, team_id, 1 if include_inactive else 0, limit))
@@ -481,7 +482,7 @@ _SEARCH_SQL = (
     "AND (? IS NULL OR i.sprint_id = ?) AND (? = 0 OR i.sprint_id IS NULL) AND (? IS NULL OR i.milestone_id = ?) "
     "AND (? IS NULL OR EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id "
     "     WHERE il.issue_id = i.id AND lower(l.name) = ?)) "
-    "AND (? IS NULL OR i.title LIKE ? OR i.description LIKE ? OR i.key = upper(?)) "
+    "AND (? IS NULL OR i.title LIKE ? ESCAPE '\\' OR i.description LIKE ? ESCAPE '\\' OR i.key = upper(?)) "
     "AND (? IS NULL OR (i.due_date IS NOT NULL AND i.due_date <= ?)) ")
 _SEARCH_ORDER = {
     "priority": "ORDER BY CASE i.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, "
@@ -534,7 +535,7 @@ def search_issues(db: Db, project_key: str | None = None, team_key: str | None =
         _sprint(db, sprint_id)
     if due_before is not None:
         due_before = _date(due_before, "due_before").isoformat()
-    like = f"%{text.strip()}%" if text and text.strip() else None
+    like = like_contains(text.strip()) if text and text.strip() else None
     exact = text.strip() if like else None
     lab = label.strip().lower() if label and label.strip() else None
     st = status if status in STATUSES else None

@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -177,9 +177,10 @@ def find_agents(db: Db, query: str | None = None, agency: str | None = None, lim
     """
     _limit(limit)
     agency_id = _agency(db, agency)["id"] if agency else None
-    q = f"%{(query or '').strip()}%"
+    q = like_contains((query or '').strip())
     return db.query("SELECT a.full_name, a.email, a.phone, a.role, a.is_active, g.code AS agency, g.name AS agency_name "
-                    "FROM agents a JOIN agencies g ON g.id = a.agency_id WHERE (a.full_name LIKE ? OR a.email LIKE ?) "
+                    "FROM agents a JOIN agencies g ON g.id = a.agency_id WHERE (a.full_name LIKE ? ESCAPE '\\' "
+                    "OR a.email LIKE ? ESCAPE '\\') "
                     "AND (? IS NULL OR a.agency_id = ?) ORDER BY a.full_name, a.id LIMIT ?",
                     (q, q, agency_id, agency_id, limit))
 
@@ -235,7 +236,7 @@ def search_listings(db: Db, city: str | None = None, listing_type: ListingType |
     if offset < 0:
         raise ToolError("offset must be 0 or more")
     agency_id = _agency(db, agency)["id"] if agency else None
-    t = f"%{text.strip()}%" if text else None
+    t = like_contains(text.strip()) if text else None
     rows = db.query(
         "SELECT l.reference, l.status, l.listing_type, l.price, l.headline, p.address, p.city, p.property_type, "
         "p.bedrooms, g.code AS agency_code, a.email AS agent_email FROM listings l "
@@ -244,7 +245,8 @@ def search_listings(db: Db, city: str | None = None, listing_type: ListingType |
         "WHERE (? = 'any' OR l.status = ?) AND (? IS NULL OR lower(p.city) = lower(?)) "
         "AND (? IS NULL OR l.listing_type = ?) AND (? IS NULL OR p.property_type = ?) "
         "AND (? IS NULL OR p.bedrooms >= ?) AND (? IS NULL OR l.price <= ?) "
-        "AND (? IS NULL OR p.address LIKE ? OR l.headline LIKE ?) AND (? IS NULL OR l.agency_id = ?) "
+        "AND (? IS NULL OR p.address LIKE ? ESCAPE '\\' OR l.headline LIKE ? ESCAPE '\\') "
+        "AND (? IS NULL OR l.agency_id = ?) "
         "ORDER BY l.id LIMIT ? OFFSET ?",
         (status, status, city, city, listing_type, listing_type, property_type, property_type, min_bedrooms,
          min_bedrooms, max_price, max_price, t, t, t, agency_id, agency_id, limit, offset))
@@ -290,14 +292,15 @@ def find_properties(db: Db, agency: str | None = None, text: str | None = None, 
     """
     _limit(limit)
     agency_id = _agency(db, agency)["id"] if agency else None
-    t = f"%{text.strip()}%" if text else None
+    t = like_contains(text.strip()) if text else None
     return db.query(
         "SELECT p.id AS property_id, p.address, p.city, p.property_type, p.bedrooms, g.code AS agency, "
         "(SELECT COUNT(*) FROM property_photos ph WHERE ph.property_id = p.id) AS photos, "
         "(SELECT l.reference FROM listings l WHERE l.property_id = p.id ORDER BY l.id DESC LIMIT 1) AS latest_listing, "
         "(SELECT l.status FROM listings l WHERE l.property_id = p.id ORDER BY l.id DESC LIMIT 1) AS latest_status "
         "FROM properties p JOIN agencies g ON g.id = p.agency_id WHERE (? IS NULL OR p.agency_id = ?) "
-        "AND (? IS NULL OR p.address LIKE ?) AND (? IS NULL OR lower(p.city) = lower(?)) ORDER BY p.id LIMIT ?",
+        "AND (? IS NULL OR p.address LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(p.city) = lower(?)) "
+        "ORDER BY p.id LIMIT ?",
         (agency_id, agency_id, t, t, city, city, limit))
 
 
@@ -310,8 +313,9 @@ def find_clients(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip()}%"
-    return db.query("SELECT full_name, email, phone, client_type FROM clients WHERE full_name LIKE ? OR email LIKE ? "
+    q = like_contains(query.strip())
+    return db.query("SELECT full_name, email, phone, client_type FROM clients "
+                    "WHERE full_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
                     "ORDER BY full_name, id LIMIT ?", (q, q, limit))
 
 

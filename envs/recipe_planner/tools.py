@@ -16,7 +16,7 @@ import math
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -58,7 +58,8 @@ def _recipe(db: Db, recipe_id: int, user: dict[str, Any] | None = None) -> dict[
 def _ingredient(db: Db, name: str) -> dict[str, Any]:
     row = db.one("SELECT * FROM ingredients WHERE lower(name) = lower(?)", (name.strip(),))
     if row is None:
-        hint = db.query("SELECT name FROM ingredients WHERE name LIKE ? ORDER BY name LIMIT 5", (f"%{name.strip()}%",))
+        hint = db.query("SELECT name FROM ingredients WHERE name LIKE ? ESCAPE '\\' ORDER BY name LIMIT 5",
+                        (like_contains(name.strip()),))
         more = f" Did you mean: {', '.join(h['name'] for h in hint)}?" if hint else " Use search_ingredients."
         raise ToolError(f"No ingredient named {name!r}.{more}")
     return row
@@ -170,8 +171,9 @@ def search_ingredients(db: Db, query: str, limit: int = 20) -> list[dict]:
     """
     _limit(limit)
     return db.query("SELECT i.id AS ingredient_id, i.name, i.unit, i.aisle, a.name AS allergen FROM ingredients i "
-                    "LEFT JOIN allergens a ON a.id = i.allergen_id WHERE i.name LIKE ? ORDER BY i.name LIMIT ?",
-                    (f"%{query.strip()}%", limit))
+                    "LEFT JOIN allergens a ON a.id = i.allergen_id WHERE i.name LIKE ? ESCAPE '\\' "
+                    "ORDER BY i.name LIMIT ?",
+                    (like_contains(query.strip()), limit))
 
 
 @tool
@@ -187,12 +189,12 @@ def search_recipes(db: Db, query: str | None = None, tag: str | None = None, ing
         limit: maximum number of recipes, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     ing = _ingredient(db, ingredient)["id"] if ingredient else None
     rows = db.query(
         "SELECT r.id AS recipe_id, r.title, r.servings, r.prep_minutes + r.cook_minutes AS total_minutes, r.difficulty, "
         "(SELECT group_concat(t.name, ', ') FROM recipe_tags rt JOIN tags t ON t.id = rt.tag_id WHERE rt.recipe_id = r.id) AS tags "
-        "FROM recipes r WHERE r.is_public = 1 AND (? IS NULL OR r.title LIKE ?) "
+        "FROM recipes r WHERE r.is_public = 1 AND (? IS NULL OR r.title LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM recipe_tags rt JOIN tags t ON t.id = rt.tag_id WHERE rt.recipe_id = r.id AND lower(t.name) = lower(?))) "
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM recipe_ingredients ri WHERE ri.recipe_id = r.id AND ri.ingredient_id = ?)) "
         "AND (? IS NULL OR r.prep_minutes + r.cook_minutes <= ?) ORDER BY r.title, r.id LIMIT ?",
@@ -273,8 +275,9 @@ def find_users(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of users, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%"
-    return db.query("SELECT full_name, email, household_size FROM users WHERE full_name LIKE ? OR email LIKE ? "
+    like = like_contains(query.strip())
+    return db.query("SELECT full_name, email, household_size FROM users WHERE full_name LIKE ? ESCAPE '\\' "
+                    "OR email LIKE ? ESCAPE '\\' "
                     "ORDER BY full_name, id LIMIT ?", (like, like, limit))
 
 
