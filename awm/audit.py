@@ -181,8 +181,9 @@ class _Player:
         """(passed, same state as gold, the extra call succeeded) for gold + one more call."""
         ep = self._after_gold.fork()
         res = ep.call(*extra)
-        if not res.ok or not res.diff:
-            ep.close()
+        logs = set(self.world.manifest.log_tables)
+        if not res.ok or not res.diff or all(c.op == "insert" and c.table in logs for c in res.diff.changes):
+            ep.close()  # refused, no change, or only a log row recording a no-op: nothing to judge
             return False, True, res.ok
         same = _state(ep) == self.gold_state
         return _scores(ep.submit(answer)), same, res.ok

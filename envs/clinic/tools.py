@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 
 # ---------------------------------------------------------------------------------------------
 # constants and small helpers
@@ -577,14 +577,14 @@ def search_practitioners(
         limit: maximum number of results, 1 to 50.
     """
     _check_limit(limit)
-    like_name = f"%{name.strip()}%" if name else None
-    like_spec = f"%{specialty.strip()}%" if specialty else None
+    like_name = like_contains(name.strip()) if name else None
+    like_spec = like_contains(specialty.strip()) if specialty else None
     rows = db.query(
         "SELECT pr.id, pr.first_name, pr.last_name, pr.credential, pr.email, pr.phone, s.name AS specialty, "
         "pr.can_prescribe, pr.active FROM practitioners pr JOIN specialties s ON s.id = pr.specialty_id "
-        "WHERE (? IS NULL OR pr.first_name LIKE ? OR pr.last_name LIKE ? "
-        "       OR (pr.first_name || ' ' || pr.last_name) LIKE ?) "
-        "AND (? IS NULL OR s.name LIKE ? OR s.code LIKE ?) "
+        "WHERE (? IS NULL OR pr.first_name LIKE ? ESCAPE '\\' OR pr.last_name LIKE ? ESCAPE '\\' "
+        "       OR (pr.first_name || ' ' || pr.last_name) LIKE ? ESCAPE '\\') "
+        "AND (? IS NULL OR s.name LIKE ? ESCAPE '\\' OR s.code LIKE ? ESCAPE '\\') "
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM working_hours w WHERE w.practitioner_id = pr.id "
         "                          AND w.clinic_id = ?)) "
         "AND (? = 1 OR pr.active = 1) ORDER BY pr.last_name, pr.first_name LIMIT ?",
@@ -716,12 +716,12 @@ def list_appointment_types(db: Db, specialty: str | None = None) -> list[dict]:
     Args:
         specialty: only types of this specialty (name or code, e.g. "Cardiology").
     """
-    like = f"%{specialty.strip()}%" if specialty else None
+    like = like_contains(specialty.strip()) if specialty else None
     return db.query(
         "SELECT t.id, t.code, t.name, s.name AS specialty, t.duration_minutes, t.fee_cents, "
         "t.late_cancel_fee_cents, t.room_type, t.min_age, t.max_age, t.description "
         "FROM appointment_types t JOIN specialties s ON s.id = t.specialty_id "
-        "WHERE (? IS NULL OR s.name LIKE ? OR s.code LIKE ?) ORDER BY t.id",
+        "WHERE (? IS NULL OR s.name LIKE ? ESCAPE '\\' OR s.code LIKE ? ESCAPE '\\') ORDER BY t.id",
         (like, like, like),
     )
 
@@ -766,11 +766,12 @@ def search_patients(db: Db, query: str | None = None, date_of_birth: str | None 
     if not (query and query.strip()) and not date_of_birth:
         raise ToolError("give a query (name, email, phone or MRN) or a date_of_birth")
     dob = _parse_date(date_of_birth, "date_of_birth").isoformat() if date_of_birth else None
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     return db.query(
         "SELECT id, mrn, first_name, last_name, date_of_birth, email, phone, status FROM patients "
-        "WHERE (? IS NULL OR (first_name || ' ' || last_name) LIKE ? OR last_name LIKE ? OR email LIKE ? "
-        "       OR phone LIKE ? OR mrn LIKE ?) AND (? IS NULL OR date_of_birth = ?) "
+        "WHERE (? IS NULL OR (first_name || ' ' || last_name) LIKE ? ESCAPE '\\' OR last_name LIKE ? ESCAPE '\\' "
+        "       OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\' OR mrn LIKE ? ESCAPE '\\') "
+        "AND (? IS NULL OR date_of_birth = ?) "
         "ORDER BY last_name, first_name, id LIMIT ?",
         (like, like, like, like, like, like, dob, dob, limit),
     )
@@ -1124,10 +1125,10 @@ def search_medications(db: Db, query: str, limit: int = 20) -> list[dict]:
     _check_limit(limit)
     if not query.strip():
         raise ToolError("query must not be empty")
-    like = f"%{query.strip()}%"
+    like = like_contains(query.strip())
     rows = db.query(
         "SELECT id, name, strength, form, drug_class, controlled FROM medications "
-        "WHERE name LIKE ? OR drug_class LIKE ? ORDER BY name, strength LIMIT ?",
+        "WHERE name LIKE ? ESCAPE '\\' OR drug_class LIKE ? ESCAPE '\\' ORDER BY name, strength LIMIT ?",
         (like, like, limit),
     )
     for r in rows:

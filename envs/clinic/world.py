@@ -211,6 +211,9 @@ MEDICATIONS = [
     ("Mupirocin", "2%", "cream", "topical antibiotic", 0),
 ]
 SMALL_MEDS = 20  # the small world's formulary: the first twenty
+# ... and in every small world but seed 0 (kept as it was), five more long-term medications, so that the
+# refillable prescriptions of a patient differ more from world to world
+SMALL_EXTRA_MEDS = ("Losartan", "Omeprazole", "Montelukast", "Escitalopram", "Rosuvastatin")
 
 CHRONIC_DOSE = {
     "Lisinopril": "1 tablet by mouth once daily",
@@ -670,6 +673,8 @@ class _Builder:
         for pid, tid in sorted(self.excluded):
             self.t["plan_exclusions"].append({"plan_id": pid, "appointment_type_id": tid})
         meds = MEDICATIONS if self.ctx.large else MEDICATIONS[:SMALL_MEDS]
+        if not self.ctx.large and self.ctx.seed != 0:
+            meds = meds + [m for m in MEDICATIONS[SMALL_MEDS:] if m[0] in SMALL_EXTRA_MEDS]
         self.meds: dict[int, dict[str, Any]] = {}
         for i, (name, strength, form, cls, ctrl) in enumerate(meds, 1):
             row = {"id": i, "name": name, "strength": strength, "form": form, "drug_class": cls, "controlled": ctrl}
@@ -1839,7 +1844,7 @@ class _Builder:
         chronic_meds = [self.med_by_name[n] for n in CHRONIC_DOSE if n in self.med_by_name]
         planted = 0
         for pid in self.ctx.sample(adults, len(adults)):
-            plant = planted < self.ctx.n(5, 24)
+            plant = planted < self.ctx.n(5 if self.ctx.seed == 0 else 8, 24)  # seed 0 kept as it was
             if not plant and not self.ctx.chance(0.15 if not self.ctx.large else 0.25):
                 continue
             prac = self.ctx.pick(prescribers)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -174,10 +174,11 @@ def find_organizations(db: Db, query: str | None = None, plan_code: str | None =
         limit: maximum number of organisations, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT o.name, o.domain, p.code AS plan, o.status FROM organizations o JOIN plans p ON p.id = "
-                    "o.plan_id WHERE (? IS NULL OR o.name LIKE ? OR o.domain LIKE ?) AND (? IS NULL OR upper(p.code) = "
-                    "upper(?)) ORDER BY o.name, o.id LIMIT ?", (like, like, like, plan_code, plan_code, limit))
+                    "o.plan_id WHERE (? IS NULL OR o.name LIKE ? ESCAPE '\\' OR o.domain LIKE ? ESCAPE '\\') "
+                    "AND (? IS NULL OR upper(p.code) = upper(?)) ORDER BY o.name, o.id LIMIT ?",
+                    (like, like, like, plan_code, plan_code, limit))
     return {"count": len(rows), "organizations": rows}
 
 
@@ -218,11 +219,11 @@ def find_contacts(db: Db, query: str | None = None, org_domain: str | None = Non
         limit: maximum number of contacts, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT c.full_name AS name, c.email, c.role, o.name AS organization, o.domain, c.is_active AS "
                     "active FROM contacts c JOIN organizations o ON o.id = c.org_id WHERE (? IS NULL OR c.full_name "
-                    "LIKE ? OR c.email LIKE ?) AND (? IS NULL OR lower(o.domain) = lower(?)) AND (? = 1 OR "
-                    "c.is_active = 1) ORDER BY c.full_name, c.id LIMIT ?",
+                    "LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(o.domain) = lower(?)) "
+                    "AND (? = 1 OR c.is_active = 1) ORDER BY c.full_name, c.id LIMIT ?",
                     (like, like, like, org_domain, org_domain, 1 if include_inactive else 0, limit))
     for r in rows:
         r["active"] = bool(r["active"])
@@ -282,13 +283,15 @@ def search_tickets(db: Db, text: str | None = None, status: Status | Literal["un
         limit: maximum number of tickets, 1 to 50.
     """
     _limit(limit)
-    like = f"%{text.strip()}%" if text and text.strip() else None
+    like = like_contains(text.strip()) if text and text.strip() else None
     rows = db.query(
         "SELECT t.number, t.subject, t.status, t.priority, t.channel, o.domain AS organization, c.full_name AS "
         "requester, a.full_name AS assignee, tm.code AS team, t.created_at FROM tickets t JOIN organizations o ON "
         "o.id = t.org_id JOIN contacts c ON c.id = t.requester_id JOIN teams tm ON tm.id = t.team_id LEFT JOIN agents "
-        "a ON a.id = t.assignee_id WHERE (? IS NULL OR t.subject LIKE ? OR t.description LIKE ?) AND (? IS NULL OR "
-        "t.status = ? OR (? = 'unsolved' AND t.status IN ('open', 'pending', 'on_hold'))) AND (? IS NULL OR "
+        "a ON a.id = t.assignee_id WHERE (? IS NULL OR t.subject LIKE ? ESCAPE '\\' "
+        "OR t.description LIKE ? ESCAPE '\\') "
+        "AND (? IS NULL OR t.status = ? OR (? = 'unsolved' AND t.status IN ('open', 'pending', 'on_hold'))) "
+        "AND (? IS NULL OR "
         "lower(o.domain) = lower(?)) AND (? IS NULL OR lower(c.email) = lower(?)) AND (? IS NULL OR lower(a.email) = "
         "lower(?)) AND (? IS NULL OR upper(tm.code) = upper(?)) AND (? IS NULL OR t.priority = ?) AND (? IS NULL OR "
         "EXISTS (SELECT 1 FROM ticket_tags x JOIN tags g ON g.id = x.tag_id WHERE x.ticket_id = t.id AND g.name = "
@@ -445,12 +448,13 @@ def search_kb(db: Db, query: str | None = None, section: str | None = None,
         limit: maximum number of articles, 1 to 50.
     """
     _limit(limit)
-    like = f"%{query.strip()}%" if query and query.strip() else None
+    like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT k.number, k.title, k.section, k.status, (SELECT COUNT(*) FROM kb_feedback f WHERE "
                     "f.article_id = k.id AND f.helpful = 1) AS helpful, (SELECT COUNT(*) FROM kb_feedback f WHERE "
                     "f.article_id = k.id AND f.helpful = 0) AS not_helpful FROM kb_articles k WHERE (? IS NULL OR "
-                    "k.title LIKE ?) AND (? IS NULL OR lower(k.section) = lower(?)) AND (? IS NULL OR k.status = ?) "
-                    "ORDER BY k.number LIMIT ?", (like, like, section, section, status, status, limit))
+                    "k.title LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(k.section) = lower(?)) "
+                    "AND (? IS NULL OR k.status = ?) ORDER BY k.number LIMIT ?",
+                    (like, like, section, section, status, status, limit))
     return {"count": len(rows), "articles": rows}
 
 

@@ -13,7 +13,7 @@ import re
 from datetime import date
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -302,9 +302,10 @@ def find_people(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = f"%{query.strip().lower()}%"
+    q = like_contains(query.strip(), lower=True)
     return db.query("SELECT display_name AS name, email, department, status FROM accounts WHERE lower(display_name) "
-                    "LIKE ? OR email LIKE ? OR lower(department) LIKE ? ORDER BY display_name, email LIMIT ?",
+                    "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR lower(department) LIKE ? ESCAPE '\\' "
+                    "ORDER BY display_name, email LIMIT ?",
                     (q, q, q, limit))
 
 
@@ -395,12 +396,12 @@ def search_messages(db: Db, account_email: str, text: str | None = None, from_ad
     fid = _folder(db, a["id"], folder)["id"] if folder else None
     d1 = _date(date_from, "date_from").isoformat() if date_from else None
     d2 = _date(date_to, "date_to").isoformat() if date_to else None
-    t = f"%{text.strip().lower()}%" if text else None
+    t = like_contains(text.strip(), lower=True) if text else None
     frm = from_address.strip().lower() if from_address else None
     to = to_address.strip().lower() if to_address else None
     att = None if has_attachment is None else int(has_attachment)
     where = ("m.account_id = ? AND (? IS NULL OR m.folder_id = ?) "
-             "AND (? IS NULL OR lower(m.subject) LIKE ? OR lower(m.body) LIKE ?) "
+             "AND (? IS NULL OR lower(m.subject) LIKE ? ESCAPE '\\' OR lower(m.body) LIKE ? ESCAPE '\\') "
              "AND (? IS NULL OR m.from_address = ? OR instr(m.from_address, ?) > 0) "
              "AND (? IS NULL OR EXISTS (SELECT 1 FROM message_recipients r WHERE r.message_id = m.id AND r.address = ?)) "
              "AND (? IS NULL OR substr(COALESCE(m.received_at, m.sent_at, m.updated_at), 1, 10) >= ?) "
@@ -465,11 +466,11 @@ def list_attachments(db: Db, account_email: str, folder: str | None = None, min_
     a = _account(db, account_email)
     _limit(limit)
     fid = _folder(db, a["id"], folder)["id"] if folder else None
-    fn = f"%{filename.strip().lower()}%" if filename else None
+    fn = like_contains(filename.strip(), lower=True) if filename else None
     return db.query("SELECT x.id, x.filename, x.mime_type, x.size_bytes, m.id AS message_id, m.subject, "
                     "m.from_address, f.name AS folder FROM attachments x JOIN messages m ON m.id = x.message_id "
                     "JOIN folders f ON f.id = m.folder_id WHERE m.account_id = ? AND (? IS NULL OR m.folder_id = ?) "
-                    "AND x.size_bytes >= ? AND (? IS NULL OR lower(x.filename) LIKE ?) "
+                    "AND x.size_bytes >= ? AND (? IS NULL OR lower(x.filename) LIKE ? ESCAPE '\\') "
                     "ORDER BY x.size_bytes DESC, x.id LIMIT ?", (a["id"], fid, fid, min_size_kb * 1024, fn, fn, limit))
 
 
@@ -518,9 +519,10 @@ def list_contacts(db: Db, account_email: str, query: str | None = None, group: s
         if g is None:
             raise ToolError(f"You have no contact group named {group!r}; list_contact_groups shows yours.")
         gid = g["id"]
-    q = f"%{query.strip().lower()}%" if query else None
+    q = like_contains(query.strip(), lower=True) if query else None
     rows = db.query("SELECT c.id, c.name, c.email, c.phone, c.company FROM contacts c WHERE c.account_id = ? "
-                    "AND (? IS NULL OR lower(c.name) LIKE ? OR c.email LIKE ? OR lower(COALESCE(c.company, '')) LIKE ?) "
+                    "AND (? IS NULL OR lower(c.name) LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\' "
+                    "OR lower(COALESCE(c.company, '')) LIKE ? ESCAPE '\\') "
                     "AND (? IS NULL OR EXISTS (SELECT 1 FROM contact_group_members gm WHERE gm.contact_id = c.id "
                     "AND gm.group_id = ?)) ORDER BY c.name, c.id LIMIT ?", (a["id"], q, q, q, q, gid, gid, limit))
     for r in rows:
