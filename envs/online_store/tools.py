@@ -313,6 +313,8 @@ def search_products(db: Db, query: str = "", category: str | None = None, max_pr
         "GROUP BY p.id ORDER BY p.name",
         (cat_id, cat_id, cat_id, 1 if include_discontinued else 0))
     words = [w.lower() for w in re.findall(r"[\w'&-]+", query)]
+    if query.strip() and not words:
+        return []  # only signs ("%", "*"): they are looked for, not wildcards, and no product has them alone
     out = []
     for r in rows:
         hay = f"{r['name']} {r['brand']} {r['description']}".lower()
