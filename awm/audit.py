@@ -226,9 +226,9 @@ def _correct_probes(world: World, ct: CompiledTask, player: _Player) -> list[Pro
             passed, _ = player.play(player.gold, answer)
             out.append(Probe(ct.id, "correct.answer", f"{how}: {_short(answer)}", True, passed))
     for calls, how in write_variants(world, ct, player.gold):
-        passed = player.play_strict(calls, ct.verifier.gold.answer)
-        if passed is not None:  # the tool refused the respelled value: a lookup key, not a stated value
-            out.append(Probe(ct.id, "correct.write", f"gold with {how}", True, passed))
+        scored = player.play_strict(calls, ct.verifier.gold.answer)
+        if scored is not None:  # None: the tool refused the respelled value (a lookup key, not a stated value)
+            out.append(Probe(ct.id, "correct.write", f"gold with {how}", True, scored))
     return out
 
 
