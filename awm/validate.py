@@ -26,7 +26,7 @@ from awm.answers import value_problem
 from awm.audit import AuditReport, audit_world
 from awm.bundle import TaskKind
 from awm.errors import AwmError, EpisodeError
-from awm.leaks import blind_constants
+from awm.leaks import MIN_INSTANCES, blind_constants
 from awm.registry import Registry
 from awm.samples import probe_cases
 from awm.templates import TemplateError
@@ -102,7 +102,10 @@ def validate_blind(
         if not r.ok:
             report.add(f"template {r.template}", f"blind constant: {r}; spread the slot query's answers")
         elif not r.judged:
-            report.notes.append(f"template {r.template}: only {r.instances} instances drawn; blind constant not judged")
+            report.notes.append(
+                f"template {r.template}: only {r.instances} instances drawn; its blind constant is judged from "
+                f"{MIN_INSTANCES} (use --seeds 20 or more)"
+            )
 
 
 def validate_templates(
