@@ -20,6 +20,7 @@ Numbers may be written as digits (``1,234.50``, ``$12``), as words up to ninety-
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -84,7 +85,8 @@ def words(text: str) -> list[str]:
     return re.sub(r"[^a-z0-9]+", " ", unicodedata.normalize("NFKD", text).lower().replace("'", "")).split()
 
 
-def allowed_words(description: str | None, extra: Iterable[str] = ()) -> frozenset[str]:
+@functools.lru_cache(maxsize=4096)
+def allowed_words(description: str | None, extra: tuple[str, ...] = ()) -> frozenset[str]:
     """Words that may stand around a value: labels, units, and the answer description's own words
     (singular and plural), less every qualifier."""
     own = set(words(description or "")) | {w for e in extra for w in words(e)}

@@ -46,6 +46,9 @@ MAX_ITEMS = 500
 
 _HONORIFICS = {"dr", "mr", "mrs", "ms", "miss", "mx", "prof", "sir"}
 _LABEL = re.compile(r"^\s*(?:\*\*)?(?:final\s+answer|answer)(?:\*\*)?\s*[:=\-]\s*(.+?)\s*$", re.I | re.M)
+_POLARITY = frozenset({"not", "no", "never", "isnt", "wasnt", "cant", "cannot", "dont", "doesnt"})
+# words that hedge a yes/no ("yes, probably"); the polarity words only contradict a yes
+_BOOL_HEDGES = QUALIFIERS - _POLARITY - {"no", "and", "but", "if", "unless", "than", "else", "other", "more", "less"}
 _YES = frozenset({"yes", "true", "y"})
 _NO = frozenset({"no", "false", "n"})
 
@@ -430,9 +433,7 @@ def as_bool_answer(answer: Any) -> tuple[bool | None, str]:
     value = words[0] in _YES
     opposite = _NO if value else _YES
     rest = set(words[1:])
-    polarity = {"not", "no", "never", "isnt", "wasnt", "cant", "cannot", "dont", "doesnt"}
-    hedges = QUALIFIERS - polarity - {"no", "and", "but", "if", "unless", "than", "else", "other", "more", "less"}
-    if rest & opposite or (value and rest & polarity) or (rest & hedges) or re.search(r"[~\u2248?]", answer):
+    if rest & opposite or (value and rest & _POLARITY) or (rest & _BOOL_HEDGES) or re.search(r"[~\u2248?]", answer):
         return None, "the yes/no answer is hedged or contradicts itself; submit true or false"
     return value, ""
 

@@ -38,7 +38,7 @@ from awm.bundle import AnswerCheck, AnswerType
 from awm.episode import Episode, StepResult
 from awm.samples import probe_cases, value_pool
 from awm.tooling import ToolDef
-from awm.variants import answer_variants, write_variants
+from awm.variants import answer_variants, as_text, date_of, enum_of, write_variants
 from awm.world import CompiledTask, World
 
 MAX_DISTRACTORS = 4
@@ -285,7 +285,7 @@ def _other_row_cases(world: World, gold: list[Call]) -> Iterator[tuple[ToolDef, 
 
 
 def _mutations(value: Any, schema: dict[str, Any]) -> Iterator[tuple[Any, str]]:
-    enum = _enum_of(schema)
+    enum = enum_of(schema)
     if isinstance(value, bool):
         yield (not value), "flipped"
     elif isinstance(value, int):
@@ -302,7 +302,7 @@ def _mutations(value: Any, schema: dict[str, Any]) -> Iterator[tuple[Any, str]]:
             if other is not None:
                 yield other, "another enum value"
             return
-        if (d := _date_of(value)) is not None:
+        if (d := date_of(value)) is not None:
             shifted = d + timedelta(days=1)
             yield value.replace(d.isoformat(), shifted.isoformat(), 1), "date +1 day"
             if len(value) > 10 and (t := _datetime_of(value)) is not None:
@@ -316,22 +316,6 @@ def _mutations(value: Any, schema: dict[str, Any]) -> Iterator[tuple[Any, str]]:
     elif isinstance(value, list) and value:
         yield value[:-1], "last item dropped"
         yield [*value, value[0]] if not isinstance(value[0], (int, float)) else [*value, value[0] + 1], "item added"
-
-
-def _enum_of(schema: dict[str, Any]) -> list[Any]:
-    if "enum" in schema:
-        return list(schema["enum"])
-    for branch in schema.get("anyOf", []):
-        if "enum" in branch:
-            return list(branch["enum"])
-    return []
-
-
-def _date_of(value: str) -> date | None:
-    try:
-        return date.fromisoformat(value[:10]) if len(value) >= 10 and value[4] == "-" else None
-    except ValueError:
-        return None
 
 
 def _datetime_of(value: str) -> datetime | None:
@@ -361,7 +345,7 @@ def _answer_probes(ct: CompiledTask, player: _Player) -> list[Probe]:
         probe("answer.spelling", how, answer, True)
     wrong = _wrong_values(exp, check, player)
     if wrong:
-        note = f"I first thought it was {_as_text(wrong[0][0])}, but it is not."
+        note = f"I first thought it was {as_text(wrong[0][0])}, but it is not."
         probe("answer.spelling", "typed answer with an explanation naming a wrong value", canonical, True, note)
     for answer, how in wrong:
         probe("answer.wrong", how, answer)
@@ -370,8 +354,8 @@ def _answer_probes(ct: CompiledTask, player: _Player) -> list[Probe]:
     dump = json.dumps(player.read_results, default=str)[:3_900]
     if player.read_results:
         probe("answer.dump", "the gold read calls' output pasted as text", dump)
-    text = _as_text(canonical)
-    other = _as_text(wrong[0][0]) if wrong else "something else"
+    text = as_text(canonical)
+    other = as_text(wrong[0][0]) if wrong else "something else"
     probe("answer.negation", f"'Not {text}'", f"Not {text}")
     probe("answer.negation", f"'It is not {text}.'", f"It is not {text}.")
     for qualified in _qualified(exp, text):
@@ -387,12 +371,12 @@ def _answer_probes(ct: CompiledTask, player: _Player) -> list[Probe]:
     if exp.schema.type == AnswerType.list and distractors:
         every = [*canonical, *distractors]
         probe("answer.everything", "every item plus the distractors", every)
-        probe("answer.everything", "every item plus the distractors, as text", ", ".join(map(_as_text, every)))
+        probe("answer.everything", "every item plus the distractors, as text", ", ".join(map(as_text, every)))
         probe("answer.extra", f"the items plus {_short(distractors[0])}", [*canonical, distractors[0]])
     elif exp.schema.type in (AnswerType.string, AnswerType.number, AnswerType.date) and distractors:
         every = [canonical, *distractors]
         probe("answer.everything", "the answer and the distractors as a list", every)
-        probe("answer.everything", "the answer and the distractors, as text", ", ".join(map(_as_text, every)))
+        probe("answer.everything", "the answer and the distractors, as text", ", ".join(map(as_text, every)))
     if exp.schema.type == AnswerType.list:
         if len(canonical) > 1:
             probe("answer.missing", "the list without its last item", canonical[:-1])
@@ -427,12 +411,12 @@ def _respellings(exp: Expected) -> list[tuple[Any, str]]:
     if t == AnswerType.list:
         out.append((list(reversed(canon)), "items in another order"))
         out.append(([_respell(v, exp.item_type) for v in canon], "items respelled"))
-        out.append((", ".join(_as_text(v) for v in canon), "items as a comma-separated text"))
+        out.append((", ".join(as_text(v) for v in canon), "items as a comma-separated text"))
         alt = [item[-1] for item in exp.items]
         out.append(([_canonical_text(a, exp.item_type) for a in alt], "items in their last accepted spelling"))
         return out
     out.append((_respell(canon, t), "respelled"))
-    out.append((f"Answer: {_as_text(canon)}", "as text with an 'Answer:' label"))
+    out.append((f"Answer: {as_text(canon)}", "as text with an 'Answer:' label"))
     for s in exp.items[0][1:]:
         out.append((_canonical_text(s, t), f"the accepted spelling {_short(s)}"))
     return out
@@ -453,16 +437,6 @@ def _canonical_text(v: Any, t: AnswerType) -> Any:
     return v if t in (AnswerType.string,) else str(v)
 
 
-def _as_text(v: Any) -> str:
-    if isinstance(v, (list, dict)):
-        return json.dumps(v, default=str)
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
-
-
 def _wrong_values(exp: Expected, check: AnswerCheck | None, player: _Player) -> list[tuple[Any, str]]:
     t = exp.schema.type
     canon = exp.canonical()
@@ -475,7 +449,7 @@ def _wrong_values(exp: Expected, check: AnswerCheck | None, player: _Player) -> 
         return out
     if t == AnswerType.number:
         v = float(canon)
-        out += [(v + 1, f"{_as_text(v)} + 1"), (v - 1, f"{_as_text(v)} - 1")]
+        out += [(v + 1, f"{as_text(v)} + 1"), (v - 1, f"{as_text(v)} - 1")]
         if exp.tolerance < 0.005 and not v.is_integer():
             out.append((round(v + 0.01, 2), "off by one cent"))
         if v:
@@ -515,7 +489,7 @@ def _distractors(exp: Expected, check: AnswerCheck | None, player: _Player) -> l
         if t == AnswerType.string and (not isinstance(v, str) or not v.strip() or len(v) > 80):
             continue
         if t == AnswerType.date:
-            if not isinstance(v, str) or _date_of(v) is None:
+            if not isinstance(v, str) or date_of(v) is None:
                 continue
             v = v[:10]
         if t == AnswerType.boolean:

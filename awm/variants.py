@@ -67,8 +67,8 @@ def answer_variants(exp: Expected) -> list[tuple[Any, str]]:
     if t == AnswerType.list:
         return _list_variants(exp, canon)
     out = [(v, how) for v, how in _scalar_variants(exp, canon, t)]
-    out.append((f"Answer: {_text(canon)}", "text with an 'Answer:' label"))
-    out.append((f"**{_text(canon)}**", "text in bold"))
+    out.append((f"Answer: {as_text(canon)}", "text with an 'Answer:' label"))
+    out.append((f"**{as_text(canon)}**", "text in bold"))
     return out
 
 
@@ -77,8 +77,8 @@ def _scalar_variants(exp: Expected, v: Any, t: AnswerType) -> Iterator[tuple[Any
     if t == AnswerType.number:
         f = float(v)
         yield f, "the number as a float"
-        yield _text(v), "the number as text"
-        yield f"The answer is {_text(v)}.", "a sentence stating the number"
+        yield as_text(v), "the number as text"
+        yield f"The answer is {as_text(v)}.", "a sentence stating the number"
         if abs(f) >= 1000:
             yield f"{f:,.2f}" if not f.is_integer() else f"{int(f):,}", "thousands separators"
         if _MONEY & set(desc) and not f.is_integer():
@@ -88,7 +88,7 @@ def _scalar_variants(exp: Expected, v: Any, t: AnswerType) -> Iterator[tuple[Any
             yield _NUMBER_WORDS[int(f)], "the number as a word"
         unit = next((w for w in reversed(desc) if w.isalpha() and w not in QUALIFIERS and len(w) > 2), None)
         if unit:
-            yield f"{_text(v)} {unit}", f"the number with the unit {unit!r}"
+            yield f"{as_text(v)} {unit}", f"the number with the unit {unit!r}"
     elif t == AnswerType.date:
         d = date.fromisoformat(str(v))
         yield d.strftime("%B %-d, %Y"), "month day, year"
@@ -114,7 +114,7 @@ def _scalar_variants(exp: Expected, v: Any, t: AnswerType) -> Iterator[tuple[Any
 
 
 def _list_variants(exp: Expected, canon: list[Any]) -> list[tuple[Any, str]]:
-    texts = [_text(v) for v in canon]
+    texts = [as_text(v) for v in canon]
     out: list[tuple[Any, str]] = [
         (canon, "the list"),
         (list(reversed(canon)), "items in another order"),
@@ -134,9 +134,9 @@ def _object_variants(exp: Expected, canon: dict[str, Any]) -> list[tuple[Any, st
         (canon, "the object"),
         ({k: canon[k] for k in reversed(fields)}, "fields in another order"),
         (json.dumps(canon), "the object as JSON text"),
-        ("\n".join(f"{k.replace('_', ' ').capitalize()}: {_text(canon[k])}" for k in fields), "'Field: value' lines"),
-        ("; ".join(f"{k.replace('_', ' ')}: {_text(canon[k])}" for k in fields), "'field: value' pairs"),
-        (", ".join(_text(canon[k]) for k in fields), "the values, comma-separated"),
+        ("\n".join(f"{k.replace('_', ' ').capitalize()}: {as_text(canon[k])}" for k in fields), "'Field: value' lines"),
+        ("; ".join(f"{k.replace('_', ' ')}: {as_text(canon[k])}" for k in fields), "'field: value' pairs"),
+        (", ".join(as_text(canon[k]) for k in fields), "the values, comma-separated"),
     ]
 
 
@@ -150,9 +150,9 @@ def write_variants(world: World, ct: CompiledTask, gold: list[Call]) -> list[tup
             continue
         props = td.parameters.get("properties", {})
         for arg, value in args.items():
-            if f"{name}.{arg}" in free or not isinstance(value, str) or _is_enum(props.get(arg, {})):
+            if f"{name}.{arg}" in free or not isinstance(value, str) or enum_of(props.get(arg, {})):
                 continue
-            if _looks_like_date(value) or not any(ch.isalpha() for ch in value):
+            if date_of(value) is not None or not any(ch.isalpha() for ch in value):
                 continue
             for respell, how in _respellings(value):
                 if respell != value:
@@ -169,15 +169,26 @@ def _respellings(value: str) -> list[tuple[str, str]]:
     return out
 
 
-def _is_enum(schema: dict[str, Any]) -> bool:
-    return "enum" in schema or any("enum" in b for b in schema.get("anyOf", []))
+def enum_of(schema: dict[str, Any]) -> list[Any]:
+    """The allowed values of a tool parameter's schema (its own enum, or an ``anyOf`` branch's)."""
+    if "enum" in schema:
+        return list(schema["enum"])
+    for branch in schema.get("anyOf", []):
+        if "enum" in branch:
+            return list(branch["enum"])
+    return []
 
 
-def _looks_like_date(value: str) -> bool:
-    return len(value) >= 10 and value[4] == "-" and value[:4].isdigit()
+def date_of(value: str) -> date | None:
+    """The date an argument starts with (``2026-03-20`` or ``2026-03-20T09:00``), else None."""
+    try:
+        return date.fromisoformat(value[:10]) if len(value) >= 10 and value[4] == "-" else None
+    except ValueError:
+        return None
 
 
-def _text(v: Any) -> str:
+def as_text(v: Any) -> str:
+    """A value as an agent would write it in prose (yes/no, 12 not 12.0, JSON for lists and objects)."""
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float) and v.is_integer():
