@@ -73,7 +73,16 @@ def gen(
     concurrency: Annotated[int, typer.Option("--concurrency", help="LLM requests in flight")] = 8,
     jobs: Annotated[int | None, typer.Option("--jobs", help="environments in flight (default: --concurrency)")] = None,
     attempts: Annotated[int, typer.Option("--attempts", help="attempts per stage (error feedback in between)")] = 5,
-    tasks: Annotated[int, typer.Option("--tasks", help="tasks per environment")] = 6,
+    profile: Annotated[
+        str,
+        typer.Option(
+            "--profile",
+            help="catalog: templates + world builder at the catalog's bar (scenario -> schema -> world -> tools -> "
+            "templates); compact: AWM-sized fixed tasks (scenario -> tasks -> schema -> seed -> tools -> verifiers)",
+        ),
+    ] = "catalog",
+    templates: Annotated[int, typer.Option("--templates", help="task templates per environment (catalog)")] = 14,
+    tasks: Annotated[int, typer.Option("--tasks", help="tasks per environment (compact)")] = 6,
     min_tasks: Annotated[
         int, typer.Option("--min-tasks", help="keep an env after dropping unverifiable tasks if this many remain")
     ] = 3,
@@ -107,9 +116,14 @@ def gen(
     ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Generate environments: scenario -> tasks -> schema -> seed -> tools -> verifiers, each checked."""
+    """Generate environments, every stage checked: scenario -> schema -> world -> tools -> templates (--profile compact:
+    scenario -> tasks -> schema -> seed -> tools -> verifiers)."""
     if ctx.invoked_subcommand is not None:
         return
+    from awm.gen.stages import PROFILES
+
+    if profile not in PROFILES:
+        _fail(f"--profile must be one of {', '.join(PROFILES)}, not {profile!r}")
     from awm.gen.workspace import Workspace, resolve_root
 
     root = resolve_root(out)
@@ -122,6 +136,8 @@ def gen(
         "concurrency": concurrency,
         "jobs": jobs or concurrency,
         "attempts": attempts,
+        "profile": profile,
+        "templates": templates,
         "tasks": tasks,
         "min_tasks": min_tasks,
         "seed": seed,
@@ -248,7 +264,13 @@ def _run_generate(
     config = GenConfig(
         root=root,
         max_attempts=int(settings["attempts"]),
-        limits=Limits(tasks=int(settings["tasks"]), min_tasks=int(settings["min_tasks"])),
+        limits=Limits(
+            tasks=int(settings["tasks"]),
+            min_tasks=int(settings["min_tasks"]),
+            templates=int(settings.get("templates") or Limits.templates),
+            min_templates=min(Limits.min_templates, int(settings.get("templates") or Limits.templates)),
+        ),
+        profile=str(settings.get("profile") or "compact"),  # a batch saved before profiles existed was compact
         seed=int(settings["seed"]),
         jobs=int(settings.get("jobs") or settings["concurrency"]),
         sandbox_timeout=float(settings["sandbox_timeout"]),

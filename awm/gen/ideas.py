@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,8 +56,18 @@ def ideas_from_text(text: str) -> list[ScenarioIdea]:
 
 
 def _name_of(text: str) -> str:
-    words = [w for w in text.split() if w.lower() not in ("a", "an", "the")]
-    return " ".join(words[:5])[:80] or text[:80]
+    """The idea's head phrase: up to the first clause boundary, never cut inside a phrase."""
+    head = re.split(r"[:;,.(\u2014\u2013]| - | with | where | that | which | for | who ", text, maxsplit=1)[0]
+    words = [w for w in head.split() if w.lower() not in ("a", "an", "the")]
+    if len(words) > 8 or not words:  # no boundary early on: the whole idea, shortened at a word
+        words = [w for w in text.split() if w.lower() not in ("a", "an", "the")]
+        out = ""
+        for w in words:
+            if len(out) + len(w) + 1 > 80:
+                break
+            out = f"{out} {w}".strip()
+        return out or text[:80]
+    return " ".join(words)[:80]
 
 
 @dataclass

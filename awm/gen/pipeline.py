@@ -34,7 +34,7 @@ from awm.gen.prompts import Prompt, load_prompt, prompts_hash
 from awm.gen.records import ScenarioIdea
 from awm.gen.report import JobResult, ProgressView, RunReport
 from awm.gen.sandbox import Sandbox
-from awm.gen.stages import STAGE_NAMES, Draft, Limits, Stage, StageEnv, default_stages
+from awm.gen.stages import STAGE_NAMES, Draft, Limits, Stage, StageEnv, profile_stages
 from awm.gen.workspace import Workspace
 from awm.loader import read_bundle
 
@@ -55,6 +55,7 @@ class GenConfig:
     dedup_threshold: float | None = LEXICAL_THRESHOLD  # None: no de-duplication
     keep_rejects: bool = True  # keep the last candidate of a rejected job under .awm-gen/rejected/
     retry_rejected: bool = False  # run scenarios again that an earlier run rejected
+    profile: str = "catalog"  # "catalog": templates + world builder at the catalog's bar; "compact": AWM-sized
 
 
 class StageFailed(Exception):
@@ -63,9 +64,10 @@ class StageFailed(Exception):
         super().__init__(f"{stage} failed after {attempts} attempt(s)")
 
 
-def job_key(idea: ScenarioIdea, model: str, seed: int, prompts: str, tasks: int) -> str:
+def job_key(idea: ScenarioIdea, model: str, seed: int, prompts: str, tasks: int, profile: str = "compact") -> str:
     """Stable id of one job: the scenario plus everything that shapes its requests."""
-    raw = json.dumps([idea.name, idea.description, model, seed, prompts, tasks])
+    parts: list[object] = [idea.name, idea.description, model, seed, prompts, tasks]
+    raw = json.dumps(parts if profile == "compact" else [*parts, profile])
     return hashlib.sha256(raw.encode()).hexdigest()[:12]
 
 
@@ -86,15 +88,19 @@ class Generator:
         self.config = config
         self.console = console or Console(stderr=True)
         self.show_progress = show_progress
-        self.stages = list(stages or default_stages())
+        self.stages = list(stages or profile_stages(config.profile))
         self.sandbox = sandbox or Sandbox(timeout=config.sandbox_timeout, call_timeout=config.call_timeout)
         self.workspace = Workspace(config.root)
-        self.prompts: dict[str, Prompt] = {s.name: load_prompt(s.name, config.prompts_dir) for s in self.stages}
+        self.prompts: dict[str, Prompt] = {
+            s.name: load_prompt(s.prompt_name(), config.prompts_dir) for s in self.stages
+        }
         self.feedback = load_prompt("feedback", config.prompts_dir)
         self.prompts_hash = prompts_hash(config.prompts_dir)
 
     def key(self, idea: ScenarioIdea) -> str:
-        return job_key(idea, self.llm.model, self.config.seed, self.prompts_hash, self.config.limits.tasks)
+        limits = self.config.limits
+        size = limits.tasks if self.config.profile == "compact" else limits.templates
+        return job_key(idea, self.llm.model, self.config.seed, self.prompts_hash, size, self.config.profile)
 
     # -- the run ---------------------------------------------------------------------------------
     async def run(self, ideas: Sequence[ScenarioIdea], *, batch: dict[str, Any] | None = None) -> RunReport:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from awm.bundle import ID_PATTERN, Task, TaskVerifier
+from awm.bundle import ID_PATTERN, Task, TaskTemplate, TaskVerifier
 
 
 class Output(BaseModel):
@@ -57,3 +57,20 @@ class ToolsOut(Output):
 
 class VerifiersOut(Output):
     verifiers: list[TaskVerifier]
+
+
+class WorldOut(Output):
+    """Stage ``world``: the world builder, ``world.py``."""
+
+    world_py: str = Field(min_length=10)
+
+
+class TemplatePair(Output):
+    """One task template, both halves: what the agent reads and how its instances are judged."""
+
+    task: TaskTemplate
+    verifier: dict[str, Any]  # a VerifierTemplate without template_id (it is task.id)
+
+
+class TemplatesOut(Output):
+    templates: list[TemplatePair]

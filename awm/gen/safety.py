@@ -31,7 +31,75 @@ ALLOWED_MODULES = frozenset(
         "awm.errors",
     }
 )
-ALLOWED_FROM_AWM = {"awm.tooling": {"Db", "ToolError", "tool"}, "awm.errors": {"ToolError"}}
+ALLOWED_FROM_AWM = {
+    "awm.tooling": {"Db", "ToolError", "tool", "like_contains", "like_prefix", "like_escape", "check_limit", "now_iso"},
+    "awm.errors": {"ToolError"},
+}
+# Calls a module-level constant may make: constructors of plain values, evaluated once at import.
+HARMLESS_CALLS = frozenset(
+    {
+        "time",
+        "date",
+        "datetime",
+        "timedelta",
+        "Decimal",
+        "Fraction",
+        "frozenset",
+        "set",
+        "tuple",
+        "list",
+        "dict",
+        "range",
+        "sorted",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "len",
+        "compile",  # re.compile
+        "namedtuple",
+        "defaultdict",
+        "Counter",
+        "OrderedDict",
+        "fromisoformat",
+        "enumerate",
+        "zip",
+    }
+)
+HARMLESS_MODULES = frozenset({"re", "datetime", "decimal", "fractions", "collections", "date", "time"})
+# Faker methods that read the real clock (a builder takes dates from ctx.clock / ctx.today / ctx.days_ago)
+FAKER_CLOCK = frozenset(
+    {
+        "date_between",
+        "date_time_between",
+        "past_date",
+        "future_date",
+        "past_datetime",
+        "future_datetime",
+        "date_this_year",
+        "date_this_month",
+        "date_this_decade",
+        "date_this_century",
+        "date_time_this_year",
+        "date_time_this_month",
+        "date_time_this_decade",
+        "date_time_this_century",
+        "date_of_birth",
+        "date_object",
+        "date_time",
+        "date_time_ad",
+        "iso8601",
+        "unix_time",
+        "time_series",
+        "year",
+        "month",
+        "day_of_month",
+        "day_of_week",
+        "time_object",
+        "date_between_dates",
+        "date_time_between_dates",
+    }
+)
 FORBIDDEN_NAMES = frozenset(
     {
         "open",
@@ -121,8 +189,14 @@ class _Checker(ast.NodeVisitor):
                 pass  # module docstring
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 value = stmt.value
-                if value is not None and any(isinstance(n, ast.Call) for n in ast.walk(value)):
-                    self.bad(stmt, "module-level code may not call functions; define constants as literals")
+                calls = [n for n in ast.walk(value) if isinstance(n, ast.Call)] if value is not None else []
+                if bad_call := next((c for c in calls if not _harmless(c)), None):
+                    self.bad(
+                        stmt,
+                        f"a module-level constant may not call {ast.unparse(bad_call.func)}(); constants are literals "
+                        'or plain values such as time(8, 0), timedelta(days=30), re.compile(r"..."), '
+                        'frozenset({...}), Decimal("0.05"); do the rest inside a function',
+                    )
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 if (
                     isinstance(value, ast.Constant)
@@ -143,13 +217,14 @@ class _Checker(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.name not in ALLOWED_MODULES or alias.name.startswith("awm"):
-                self.bad(node, f"`import {alias.name}` is not allowed; tools may import only {_allowed()}")
+                self.bad(node, f"`import {alias.name}` is not allowed; the code may import only {_allowed()}")
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         if node.level or module not in ALLOWED_MODULES:
             self.bad(
-                node, f"`from {'.' * node.level}{module} import ...` is not allowed; tools may import only {_allowed()}"
+                node,
+                f"`from {'.' * node.level}{module} import ...` is not allowed; the code may import only {_allowed()}",
             )
             return
         for alias in node.names:
@@ -246,6 +321,30 @@ class _Checker(ast.NodeVisitor):
         return isinstance(node, ast.Name) and node.id in self.str_constants
 
 
+def _harmless(call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in HARMLESS_CALLS
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.value.id in HARMLESS_MODULES and func.attr in HARMLESS_CALLS
+    return False
+
+
+def check_world_source(source: str) -> list[str]:
+    """Every reason a generated ``world.py`` may not run (a lint: the builder runs isolated anyway)."""
+    if len(source) > MAX_SOURCE:
+        return [f"world.py is {len(source)} characters; the limit is {MAX_SOURCE}"]
+    try:
+        tree = ast.parse(source, filename="world.py")
+    except SyntaxError as e:
+        return [f"world.py does not parse: line {e.lineno}: {e.msg}"]
+    checker = _WorldChecker()
+    checker.check_module(tree)
+    if not any(isinstance(s, ast.FunctionDef) and s.name == "build" for s in tree.body):
+        checker.problems.append("world.py defines no module-level function build(ctx)")
+    return checker.problems
+
+
 def _is_db(node: ast.expr, names: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.id in names
 
@@ -270,3 +369,35 @@ def _handler_names(node: ast.expr | None) -> set[str]:
 
 def _allowed() -> str:
     return ", ".join(sorted(m for m in ALLOWED_MODULES if m != "__future__"))
+
+
+class _WorldChecker(_Checker):
+    """``world.py``: the rules of ``tools.py`` without the database ones; no import from awm (the builder
+    gets everything through ``ctx``); no Faker method that reads the real clock."""
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if (node.module or "").startswith("awm"):
+            self.bad(node, "world.py imports nothing from awm: build(ctx) gets rng, faker and clock through ctx")
+            return
+        super().visit_ImportFrom(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.decorator_list:
+            self.bad(node, "world.py functions take no decorators")
+        node.decorator_list, saved = [], node.decorator_list
+        try:
+            super().visit_FunctionDef(node)
+        finally:
+            node.decorator_list = saved
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in FAKER_CLOCK:
+            self.bad(
+                node,
+                f"`.{func.attr}()` reads the real clock; take dates from ctx.clock, ctx.today, ctx.days_ago(lo, hi) "
+                "or ctx.moment_ago(lo, hi)",
+            )
+        elif isinstance(func, ast.Attribute) and func.attr in CLOCK_METHODS:
+            self.bad(node, f"`.{func.attr}()` reads the wall clock; use ctx.clock / ctx.today (the world's clock)")
+        self.generic_visit(node)

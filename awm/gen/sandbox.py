@@ -37,8 +37,9 @@ class SandboxResult:
     problems: list[str] = field(default_factory=list)
     task_problems: dict[str, list[str]] = field(default_factory=dict)
     tools: list[dict[str, Any]] = field(default_factory=list)
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
     timed_out: bool = False
+    tables: dict[str, list[dict[str, Any]]] | None = None  # command "world": the first world's rows
 
 
 def sandbox_env() -> dict[str, str]:
@@ -82,19 +83,25 @@ class Sandbox:
             }
         )
 
-    async def validate(self, root: Path, env: str) -> SandboxResult:
-        """``awm validate`` of the bundle under ``root``, in full."""
-        return await self._run({"command": "validate", "root": str(root), "env": env})
+    async def validate(self, root: Path, env: str, *, seeds: int = 0, timeout: float | None = None) -> SandboxResult:
+        """``awm validate`` of the bundle under ``root``, in full (``seeds``: also every template on that many
+        built worlds, as ``awm validate --seeds``)."""
+        return await self._run({"command": "validate", "root": str(root), "env": env, "seeds": seeds}, timeout)
 
-    async def _run(self, request: dict[str, Any]) -> SandboxResult:
+    async def world(self, root: Path, env: str, worlds: list[str], *, timeout: float | None = None) -> SandboxResult:
+        """Build ``world.py`` (isolated) for each world label (``s0``, ``s1d``, ``l0``, ...), load each into the
+        schema with foreign keys on; ``stats`` holds rows per table per label, ``tables`` the first world's rows."""
+        return await self._run({"command": "world", "root": str(root), "env": env, "worlds": worlds}, timeout)
+
+    async def _run(self, request: dict[str, Any], timeout: float | None = None) -> SandboxResult:
         loop = asyncio.get_running_loop()
         if self._sem is None or self._loop is not loop:
             self._sem, self._loop = asyncio.Semaphore(self.parallel), loop
         async with self._sem:
             self.runs += 1
-            return await self._spawn(request)
+            return await self._spawn(request, timeout or self.timeout)
 
-    async def _spawn(self, request: dict[str, Any]) -> SandboxResult:
+    async def _spawn(self, request: dict[str, Any], timeout: float) -> SandboxResult:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-P",
@@ -132,7 +139,7 @@ class Sandbox:
             proc.stdin.write(json.dumps(request).encode())
             await proc.stdin.drain()
             proc.stdin.close()
-            await asyncio.wait_for(asyncio.gather(read_out(), read_err(), proc.wait()), self.timeout)
+            await asyncio.wait_for(asyncio.gather(read_out(), read_err(), proc.wait()), timeout)
         except (TimeoutError, BrokenPipeError, ConnectionResetError) as e:
             timed_out = isinstance(e, TimeoutError)
             _kill(proc.pid)
@@ -150,12 +157,13 @@ class Sandbox:
                 dict(done.get("task_problems", {})),
                 list(done.get("tools", [])),
                 dict(done.get("stats", {})),
+                tables=done.get("tables"),
             )
         last = next((e for e in reversed(events) if e.get("event") in ("call", "stage")), None)
         where = _describe_event(last)
         if timed_out:
             return SandboxResult(
-                False, [f"did not finish within {self.timeout:g} s{where}: something loops forever"], timed_out=True
+                False, [f"did not finish within {timeout:g} s{where}: something loops forever"], timed_out=True
             )
         err = tail.decode("utf-8", "replace").strip().splitlines()[-3:]
         return SandboxResult(
@@ -235,7 +243,9 @@ def main() -> None:
     if request["command"] == "probe":
         emit({"event": "done", **_probe(root, env, request["call_timeout"], request["calls_per_tool"], emit)})
     elif request["command"] == "validate":
-        emit({"event": "done", **_validate(root, env, emit)})
+        emit({"event": "done", **_validate(root, env, emit, int(request.get("seeds") or 0))})
+    elif request["command"] == "world":
+        emit({"event": "done", **_world(root, env, list(request["worlds"]), emit)})
     else:
         emit({"event": "done", "ok": False, "problems": [f"unknown command {request['command']!r}"]})
 
@@ -326,14 +336,61 @@ def _locate(world: Any, tool: str, args: dict[str, Any]) -> str:
     return ""
 
 
-def _validate(root: Path, env: str, emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+def _world(root: Path, env: str, labels: list[str], emit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """Build each world with the isolated builder and load it into the schema (foreign keys on)."""
+    import hashlib
+    import sqlite3
+
+    from awm.bundle import Manifest
+    from awm.diff import read_tables
+    from awm.errors import AwmError
+    from awm.seeding import insert_seed
+    from awm.worldgen import WorldKey, build_seed
+
+    env_dir = root / "envs" / env
+    manifest = Manifest.model_validate_json((env_dir / "env.json").read_bytes())
+    schema = (env_dir / "schema.sql").read_text(encoding="utf-8")
+    problems: list[str] = []
+    counts: dict[str, dict[str, int]] = {}
+    digests: dict[str, str] = {}
+    first: dict[str, Any] | None = None
+    for label in labels:
+        emit({"event": "stage", "what": f"building world {label}"})
+        try:
+            seed = build_seed(env_dir / "world.py", WorldKey.parse(label), manifest.clock, trusted=False)
+        except AwmError as e:
+            problems.append(f"world {label}: {e}")
+            continue
+        tables_rows = seed.tables
+        if first is None:
+            first = {t: rows for t, rows in tables_rows.items()}
+        counts[label] = {t: len(rows) for t, rows in tables_rows.items()}
+        digest = hashlib.sha256(seed.model_dump_json().encode()).hexdigest()
+        if digests.setdefault(label, digest) != digest:
+            problems.append(
+                f"world {label} built twice gives different rows: build() must be a pure function of ctx (random "
+                "choices from ctx.rng / ctx.faker only, no iteration over sets of strings, dates from ctx.clock)"
+            )
+            continue
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            conn.executescript(schema)
+            conn.execute("PRAGMA foreign_keys = ON")
+            found = insert_seed(conn, seed, read_tables(conn), max_problems=8)
+            problems += [f"world {label}: {p}" for p in found]
+        finally:
+            conn.close()
+    return {"ok": not problems, "problems": problems, "stats": {"rows": counts, "digests": digests}, "tables": first}
+
+
+def _validate(root: Path, env: str, emit: Callable[[dict[str, Any]], None], seeds: int = 0) -> dict[str, Any]:
     import re
 
     from awm.registry import Registry
     from awm.validate import validate_env
 
     emit({"event": "stage", "what": "validating the bundle (gold solutions replay)"})
-    report = validate_env(env, Registry([root], include_default=False))
+    report = validate_env(env, Registry([root], include_default=False), seeds=seeds)
     by_task: dict[str, list[str]] = {}
     problems = []
     for p in report.problems:

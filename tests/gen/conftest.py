@@ -61,6 +61,7 @@ def generate(
 ) -> RunReport:
     config = GenConfig(
         root=root,
+        profile="compact",
         max_attempts=attempts,
         limits=Limits(tasks=3, min_tasks=kw.pop("min_tasks", 3)),
         sandbox_timeout=kw.pop("sandbox_timeout", 30.0),

@@ -24,7 +24,19 @@ SECRET = "sk-test-SECRET-0123456789"
 
 
 def base_args(fake: FakeLLM, root: Path) -> list[str]:
-    return ["--out", str(root), "--base-url", fake.base_url, "--model", "fake-model", "--tasks", "3", "--quiet"]
+    return [
+        "--out",
+        str(root),
+        "--base-url",
+        fake.base_url,
+        "--model",
+        "fake-model",
+        "--profile",
+        "compact",
+        "--tasks",
+        "3",
+        "--quiet",
+    ]
 
 
 def test_help_lists_the_flags() -> None:

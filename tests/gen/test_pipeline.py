@@ -253,7 +253,7 @@ def test_near_duplicate_ideas_are_skipped(fake_llm: FakeLLM, root: Path) -> None
     from awm.gen.records import ScenarioIdea
 
     script_env(fake_llm, VET)
-    config = GenConfig(root=root, limits=Limits(tasks=3))
+    config = GenConfig(root=root, limits=Limits(tasks=3), profile="compact")
     ideas = [idea(VET), ScenarioIdea(name="the veterinary clinic", description="a veterinary clinic!")]
 
     async def main() -> Any:
@@ -269,7 +269,7 @@ def test_near_duplicate_ideas_are_skipped(fake_llm: FakeLLM, root: Path) -> None
 def test_cancelling_a_run_leaves_the_roots_unchanged(fake_llm: FakeLLM, root: Path) -> None:
     gate = threading.Event()
     script_env(fake_llm, VET, {"verifiers": [Gate(gate, Reply(answer(VET, "verifiers")))]})
-    config = GenConfig(root=root, limits=Limits(tasks=3), dedup_threshold=None)
+    config = GenConfig(root=root, limits=Limits(tasks=3), dedup_threshold=None, profile="compact")
 
     async def main() -> None:
         async with client(fake_llm, timeout=30) as llm:

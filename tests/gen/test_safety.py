@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from awm.gen.safety import check_tools_source
+from awm.gen.safety import check_tools_source, check_world_source
 from tests.gen.scripted import BIKE_TOOLS, VET_TOOLS
 
 HEAD = "from awm.tooling import Db, ToolError, tool\n\n"
@@ -52,7 +52,9 @@ def test_parameters_may_shadow_harmless_builtins() -> None:
         (tool_with("    global y\n    return {}"), "`global`"),
         (tool_with("    return hash('a')"), "`hash`"),
         (HEAD + "print('import time')\n", "module-level Expr statement is not allowed"),
-        (HEAD + "X = len('abc')\n", "module-level code may not call functions"),
+        (HEAD + "X = print('abc')\n", "a module-level constant may not call print()"),
+        (HEAD + "import datetime\nSTART = datetime.datetime.now()\n", "may not call datetime.datetime.now()"),
+        (HEAD + "from datetime import date\nTODAY = date.today()\n", "may not call date.today()"),
         (HEAD + "class A:\n    pass\n", "classes are not allowed"),
         (HEAD + "@staticmethod\ndef f(db: Db) -> int:\n    return 1\n", "decorator"),
         (HEAD + "def f(db: Db, x: int = len('a')) -> int:\n    return 1\n", "default values must be literals"),
@@ -74,3 +76,30 @@ def test_module_level_string_constant_may_hold_sql() -> None:
 def test_problems_carry_line_numbers() -> None:
     (problem,) = check_tools_source(tool_with("    return eval('1')"))
     assert problem.startswith("line 7:")
+
+
+def test_harmless_module_constants_pass() -> None:
+    src = (
+        "import re\nfrom datetime import time, timedelta\nfrom decimal import Decimal\n"
+        "from awm.tooling import Db, ToolError, check_limit, like_contains, tool\n\n"
+        "OPEN_AT = time(8, 0)\nWINDOW = timedelta(days=30)\nCODE = re.compile(r'^[A-Z]{2}-\\d+$')\n"
+        "STATUSES = frozenset({'open', 'closed'})\nRATE = Decimal('0.05')\n\n"
+        '@tool\ndef t(db: Db, q: str, limit: int = 5) -> list:\n    """Doc."""\n    check_limit(limit, 50)\n'
+        "    return db.query(\"SELECT 1 WHERE ? LIKE ? ESCAPE '\\\\'\", (q, like_contains(q)))\n"
+    )
+    assert check_tools_source(src) == []
+
+
+def test_world_builders_are_linted() -> None:
+    good = "from datetime import timedelta\nSTEP = timedelta(days=1)\n\ndef build(ctx):\n    return {'t': [{'id': 1, 'd': (ctx.today - STEP).isoformat()}]}\n"
+    assert check_world_source(good) == []
+    assert any(
+        "reads the real clock" in p
+        for p in check_world_source(good.replace("ctx.today - STEP", "ctx.faker.date_between()"))
+    )
+    assert any(
+        "imports nothing from awm" in p for p in check_world_source("from awm.worldgen import WorldContext\n" + good)
+    )
+    assert any("`import random`" in p for p in check_world_source("import random\n" + good))
+    assert any("no module-level function build" in p for p in check_world_source("def make(ctx):\n    return {}\n"))
+    assert any("wall clock" in p for p in check_world_source(good.replace("ctx.today - STEP", "ctx.clock.now()")))

@@ -13,7 +13,7 @@ from awm.bundle import SeedData, Task, TaskVerifier
 from awm.gen.prompts import load_prompt, prompts_hash, render
 from awm.gen.records import ScenarioIdea, ScenarioOut, VerifiersOut
 from awm.gen.sandbox import Sandbox
-from awm.gen.stages import Draft, Limits, StageEnv, default_stages
+from awm.gen.stages import Draft, Limits, StageEnv, catalog_stages, compact_stages
 from awm.gen.stages.schema import build_schema, schema_problems
 from awm.gen.stages.seed import seed_problems
 from awm.gen.stages.verifiers import static_problems
@@ -302,13 +302,14 @@ def test_every_stage_has_a_template_that_its_values_fill(tmp_path: Path) -> None
     draft = draft_for(tmp_path)
     draft.scenario = ScenarioOut.model_validate(VET["scenario"])
     draft.schema_sql, draft.seed, draft.tools_py = GOOD_DDL, Seed.model_validate(VET["seed"]), VET["tools"]["tools_py"]
+    draft.world_py = "def build(ctx):\n    return {}\n"
     env = StageEnv(Limits(), Sandbox(), set())
-    for stage in default_stages():
-        prompt = load_prompt(stage.name)
+    for stage in [*compact_stages(), *catalog_stages()]:
+        prompt = load_prompt(stage.prompt_name())
         values = stage.values(draft, env)
         assert prompt.placeholders() == set(values), stage.name
         system, user = prompt.messages(**values)
-        assert system["content"].startswith(f"awm-gen-stage: {stage.name}\n")
+        assert system["content"].startswith(f"awm-gen-stage: {stage.prompt_name()}\n")
         assert "{{" not in user["content"]
     assert load_prompt("feedback").placeholders() == {"errors", "earlier", "attempt", "max_attempts"}
     assert load_prompt("scenario_ideas").placeholders() == {"examples", "avoid", "focus", "n"}

@@ -24,11 +24,22 @@ T = TypeVar("T", bound=BaseModel)
 class Limits:
     """What a sound environment must look like (configurable from the command line)."""
 
-    tasks: int = 6  # tasks asked for
+    tasks: int = 6  # tasks asked for (compact profile)
     min_tasks: int = 3  # fewer than this after dropping unverifiable tasks: reject
     max_tables: int = 20
     max_seed_rows: int = 2000
     max_tools: int = 40
+    # the catalog profile (the bar of envs/README.md and ``awm stats --check``)
+    min_tables: int = 14
+    min_tools: int = 30
+    min_write_tools: int = 8
+    templates: int = 14  # templates asked for
+    min_templates: int = 12  # fewer than this after dropping failing templates: reject
+    min_per_kind: int = 4  # templates (and so fixed tasks) of each kind
+    min_world_rows: int = 200  # rows of the small seed-0 world
+    max_world_rows: int = 5000
+    large_factor: int = 5  # the large world has at least this many times the small one's rows
+    validate_seeds: int = 5  # built worlds every template is validated on (audit included)
 
 
 @dataclass
@@ -44,6 +55,9 @@ class Draft:
     schema_sql: str = ""
     seed: SeedData | None = None
     tools_py: str = ""
+    world_py: str = ""
+    world_rows: dict[str, int] = field(default_factory=dict)  # rows per table of the seed-0 world
+    templates: list[Any] = field(default_factory=list)  # TemplatePair records (catalog profile)
     tool_specs: list[dict[str, Any]] = field(default_factory=list)
     verifiers: list[TaskVerifier] = field(default_factory=list)
     dropped_tasks: list[str] = field(default_factory=list)
@@ -100,7 +114,12 @@ class Stage(Generic[T]):
     """One generation step: prompt values from the draft, a typed output, checks, and where it goes."""
 
     name: ClassVar[str]
+    prompt: ClassVar[str | None] = None  # the template file, generators/<prompt>.md (default: the name)
     output: type[T]
+
+    @classmethod
+    def prompt_name(cls) -> str:
+        return cls.prompt or cls.name
 
     def values(self, draft: Draft, env: StageEnv) -> dict[str, str]:
         raise NotImplementedError
@@ -134,13 +153,15 @@ def tasks_block(tasks: Sequence[Task]) -> str:
     return "\n".join(json.dumps(t.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False) for t in tasks)
 
 
-def seed_block(seed: SeedData | None, max_rows: int = 40) -> str:
+def seed_block(seed: SeedData | None, max_rows: int = 40, max_chars: int | None = None) -> str:
     if seed is None:
         return "{}"
     lines = []
     for table, rows in seed.tables.items():
         lines.append(f"-- {table}: {len(rows)} rows" + (f" (first {max_rows} shown)" if len(rows) > max_rows else ""))
-        lines += [json.dumps(r, ensure_ascii=False) for r in rows[:max_rows]]
+        for r in rows[:max_rows]:
+            line = json.dumps(r, ensure_ascii=False)
+            lines.append(line if max_chars is None or len(line) <= max_chars else line[: max_chars - 4] + " ...")
     return "\n".join(lines)
 
 

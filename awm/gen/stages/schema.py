@@ -11,7 +11,7 @@ from awm.gen.records import SchemaOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, tasks_block
 from awm.tooling import NONDETERMINISTIC
 
-__all__ = ["NONDETERMINISTIC", "SchemaStage", "build_schema"]
+__all__ = ["NONDETERMINISTIC", "CatalogSchemaStage", "SchemaStage", "build_schema"]
 
 IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
@@ -179,3 +179,27 @@ class SchemaStage(Stage[SchemaOut]):
     def apply(self, out: SchemaOut, draft: Draft, env: StageEnv) -> None:
         draft.schema_sql = out.schema_sql.strip() + "\n"
         draft.write("schema.sql", draft.schema_sql)
+
+
+class CatalogSchemaStage(SchemaStage):
+    """The catalog profile's schema: designed from the scenario alone (templates come after the tools),
+    at least ``min_tables`` tables."""
+
+    prompt = "catalog_schema"
+
+    def values(self, draft: Draft, env: StageEnv) -> dict[str, str]:
+        lim = env.limits
+        return {"scenario": scenario_block(draft), "min_tables": str(lim.min_tables), "max_tables": str(lim.max_tables)}
+
+    async def check(self, out: SchemaOut, draft: Draft, env: StageEnv) -> list[str]:
+        conn, problems = build_schema(out.schema_sql)
+        if conn is not None:
+            problems += schema_problems(conn, env.limits.max_tables)
+            n = len(read_tables(conn))
+            if 0 < n < env.limits.min_tables:
+                problems.append(
+                    f"the schema has {n} tables; the environment needs at least {env.limits.min_tables} "
+                    "(people, their records, reference data, history and log tables)"
+                )
+            conn.close()
+        return problems

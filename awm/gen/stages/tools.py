@@ -63,3 +63,42 @@ class ToolsStage(Stage[ToolsOut]):
 
     def apply(self, out: ToolsOut, draft: Draft, env: StageEnv) -> None:
         draft.tools_py = out.tools_py.rstrip() + "\n"
+
+
+class CatalogToolsStage(ToolsStage):
+    """The catalog profile's tools: written from the schema and the built world (templates come next), at
+    least ``min_tools`` of them, and every write tool acts for a named person (``@tool(write=True,
+    actor=...)``), which the audit's ``write.impersonate`` probe later holds it to."""
+
+    prompt = "catalog_tools"
+
+    def values(self, draft: Draft, env: StageEnv) -> dict[str, str]:
+        lim = env.limits
+        return {
+            "scenario": scenario_block(draft),
+            "schema": draft.schema_sql,
+            "seed": seed_block(draft.seed, max_rows=3, max_chars=400),
+            "min_tools": str(lim.min_tools),
+            "max_tools": str(lim.max_tools),
+            "min_write_tools": str(lim.min_write_tools),
+        }
+
+    async def check(self, out: ToolsOut, draft: Draft, env: StageEnv) -> list[str]:
+        problems = await super().check(out, draft, env)
+        specs = draft.tool_specs
+        if not specs:
+            return problems
+        lim = env.limits
+        writes = [t for t in specs if t["write"]]
+        if len(specs) < lim.min_tools:
+            problems.append(f"{len(specs)} tools; write at least {lim.min_tools} (reads and writes together)")
+        if len(writes) < lim.min_write_tools:
+            problems.append(f"{len(writes)} write tools; write at least {lim.min_write_tools}, one per kind of change")
+        anonymous = [t["name"] for t in writes if not t.get("actor")]
+        if anonymous:
+            problems.append(
+                f"write tools without an acting person: {', '.join(anonymous)}. Declare who acts, e.g. "
+                '@tool(write=True, actor="customer_email"), and refuse rows that person may not change '
+                "(another customer's booking, a record outside their role)"
+            )
+        return problems

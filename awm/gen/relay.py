@@ -1,0 +1,186 @@
+"""A file relay that lets a person (or an agent session) be the model behind ``awm gen``.
+
+``serve`` is an OpenAI-compatible endpoint on 127.0.0.1 (``POST /v1/chat/completions``, ``GET
+/v1/models``). Each request is written to ``DIR/requests/NNNN-<stage>.md`` (the messages, readable) and
+``.json`` (the request as sent); the relay then waits for ``DIR/answers/NNNN-<stage>.txt`` and returns
+its text as the completion. ``next`` blocks until a request has no answer yet and prints both paths, so
+whoever answers can loop on it. Token counts in the usage are estimates (characters / 4), marked as such
+in ``DIR/log.jsonl``, which records every exchange (sizes, seconds waited).
+
+The requests and answers are the run's transcript; ``awm gen``'s response cache (keyed by the request)
+is what replays it offline.
+
+    python -m awm.gen.relay serve DIR --port 8765       # then: awm gen --base-url http://127.0.0.1:8765/v1 ...
+    python -m awm.gen.relay next DIR --wait 600         # prints "REQUEST ANSWER" paths, exit 3 on timeout
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+STAGE = re.compile(r"awm-gen-stage:\s*([a-z_]+)")
+POLL_S = 0.5
+
+
+def render(request: dict[str, Any]) -> str:
+    """The messages of a chat request as one readable document."""
+    parts = []
+    for m in request.get("messages", []):
+        parts.append(f"######## {str(m.get('role', '?')).upper()} ########\n{m.get('content', '')}\n")
+    fmt = request.get("response_format")
+    if fmt:
+        parts.append(f"######## RESPONSE FORMAT ########\n{json.dumps(fmt)}\n")
+    return "\n".join(parts)
+
+
+class Relay:
+    def __init__(self, directory: Path, *, timeout: float = 7200.0):
+        self.dir = directory
+        self.requests = directory / "requests"
+        self.answers = directory / "answers"
+        self.requests.mkdir(parents=True, exist_ok=True)
+        self.answers.mkdir(parents=True, exist_ok=True)
+        self.timeout = timeout
+        self._lock = threading.Lock()
+
+    def _number(self) -> int:
+        return len(list(self.requests.glob("*.json"))) + 1
+
+    def complete(self, request: dict[str, Any]) -> dict[str, Any]:
+        messages = request.get("messages") or []
+        system = next((str(m.get("content", "")) for m in messages if m.get("role") == "system"), "")
+        m = STAGE.search(system)
+        stage = m.group(1) if m else "chat"
+        if len(messages) > 2:
+            stage += f"-retry{(len(messages) - 2) // 2}"
+        with self._lock:
+            name = f"{self._number():04d}-{stage}"
+            (self.requests / f"{name}.json").write_text(json.dumps(request, ensure_ascii=False), encoding="utf-8")
+            (self.requests / f"{name}.md").write_text(render(request), encoding="utf-8")
+        answer_path = self.answers / f"{name}.txt"
+        started = time.monotonic()
+        while not answer_path.is_file():
+            if time.monotonic() - started > self.timeout:
+                raise TimeoutError(f"no answer for {name} within {self.timeout:g} s")
+            time.sleep(POLL_S)
+        time.sleep(0.2)  # a writer that is still flushing
+        content = answer_path.read_text(encoding="utf-8")
+        waited = time.monotonic() - started
+        chars_in = sum(len(str(m.get("content", ""))) for m in messages)
+        usage = {"prompt_tokens": chars_in // 4, "completion_tokens": len(content) // 4}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        with self._lock, (self.dir / "log.jsonl").open("a", encoding="utf-8") as log:
+            log.write(
+                json.dumps(
+                    {
+                        "request": name,
+                        "stage": stage,
+                        "chars_in": chars_in,
+                        "chars_out": len(content),
+                        "tokens_estimated": usage,
+                        "seconds": round(waited, 1),
+                    }
+                )
+                + "\n"
+            )
+        return {
+            "id": f"relay-{name}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.get("model", "relay"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": usage,
+        }
+
+    def pending(self) -> list[str]:
+        done = {p.stem for p in self.answers.glob("*.txt")}
+        return sorted(p.stem for p in self.requests.glob("*.json") if p.stem not in done)
+
+
+def _handler(relay: Relay) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass
+
+        def _send(self, code: int, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/").endswith("/models"):
+                self._send(200, {"object": "list", "data": [{"id": "relay", "object": "model"}]})
+            else:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+        def do_POST(self) -> None:
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                request = json.loads(self.rfile.read(length))
+                self._send(200, relay.complete(request))
+            except TimeoutError as e:
+                self._send(504, {"error": {"message": str(e)}})
+            except (ValueError, OSError) as e:
+                self._send(400, {"error": {"message": str(e)}})
+
+    return Handler
+
+
+def serve(directory: Path, port: int, timeout: float) -> None:
+    relay = Relay(directory, timeout=timeout)
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(relay))
+    print(f"relay on http://127.0.0.1:{server.server_port}/v1, files in {directory}", flush=True)
+    server.serve_forever()
+
+
+def next_request(directory: Path, wait: float) -> int:
+    relay = Relay(directory)
+    started = time.monotonic()
+    while True:
+        pending = relay.pending()
+        if pending:
+            name = pending[0]
+            print(f"{relay.requests / (name + '.md')} {relay.answers / (name + '.txt')}")
+            return 0
+        if (directory / "DONE").exists():
+            print("DONE")
+            return 4
+        if time.monotonic() - started > wait:
+            print("no request yet")
+            return 3
+        time.sleep(POLL_S)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m awm.gen.relay", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="run the OpenAI-compatible endpoint")
+    s.add_argument("dir", type=Path)
+    s.add_argument("--port", type=int, default=8765)
+    s.add_argument("--timeout", type=float, default=7200.0, help="seconds to wait for one answer")
+    n = sub.add_parser("next", help="wait for the next unanswered request; print its path and the answer path")
+    n.add_argument("dir", type=Path)
+    n.add_argument("--wait", type=float, default=590.0)
+    args = ap.parse_args(argv)
+    if args.command == "serve":
+        serve(args.dir, args.port, args.timeout)
+        return 0
+    return next_request(args.dir, args.wait)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
