@@ -15,6 +15,7 @@ whose every item is an expected item. Hedges ("12 or 13"), negations ("not 12"),
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import re
@@ -278,21 +279,53 @@ def _judge_list_text(text: str, exp: Expected, allowed: frozenset[str]) -> tuple
             parsed = json.loads(body)
             if isinstance(parsed, list):
                 return _judge_list(parsed, exp, allowed)
-    segments = [s.strip() for s in re.split(r"[,;\n]+", body) if s.strip()]
     matched: set[int] = set()
-    for seg in segments:
-        seg = re.sub(r"^(?:and\s+|&\s*|[-*\u2022]\s+|\d+[.)]\s+)", "", seg, flags=re.I).strip()
-        i = _which_item(seg, exp, allowed)
-        if i is not None:
-            matched.add(i)
+    for line in (s.strip() for s in re.split(r"[;\n]+", body)):
+        if not line:
             continue
-        hits = _split_and(seg, exp, allowed)
+        hits = _cut_items(line, exp, allowed)
         if hits is None:
-            return False, f"{seg[:80]!r} is not one of the expected items (list only the items, separated by commas)"
+            return False, f"{line[:80]!r} is not one of the expected items (list only the items, separated by commas)"
         matched.update(hits)
     if len(matched) < len(exp.items):
         return False, f"{len(exp.items) - len(matched)} of {len(exp.items)} expected items missing"
     return True, ""
+
+
+MAX_PIECES = 60
+
+
+def _cut_items(line: str, exp: Expected, allowed: frozenset[str]) -> list[int] | None:
+    """The expected items one line lists, separated by commas, where an item may itself hold a comma
+    (``Tooth extraction, per tooth``) or an ``and``: the first way to cut the line into items, or None."""
+    parts = re.split(r"(\s*,\s*)", line)
+    pieces, joins = parts[0::2], parts[1::2]
+    if len(pieces) > MAX_PIECES:
+        return None
+
+    def one(text: str) -> list[int] | None:
+        text = re.sub(r"^(?:and\s+|&\s*|[-*\u2022]\s+|\d+[.)]\s+)", "", text.strip(), flags=re.I).strip()
+        if not text:
+            return []
+        i = _which_item(text, exp, allowed)
+        return [i] if i is not None else _split_and(text, exp, allowed)
+
+    @functools.cache
+    def cut(start: int) -> tuple[int, ...] | None:
+        for end in range(start + 1, len(pieces) + 1):
+            text = "".join(p + (joins[k] if k < end - 1 else "") for k, p in enumerate(pieces[start:end], start))
+            hits = one(text)
+            if hits is None:
+                continue
+            if end == len(pieces):
+                return tuple(hits)
+            rest = cut(end)
+            if rest is not None:
+                return (*hits, *rest)
+        return None
+
+    found = cut(0)
+    return list(found) if found is not None else None
 
 
 def _split_and(seg: str, exp: Expected, allowed: frozenset[str]) -> list[int] | None:

@@ -214,3 +214,26 @@ def test_a_list_answer_is_a_set_even_when_the_sql_repeats_an_item():
     e = compute_expected(conn, AnswerSchema(type=T.list), AnswerCheck(sql="SELECT x FROM t"))
     assert e.items == (("Wild Harbor",), ("Oak",))
     assert judge(["Wild Harbor", "Oak"], e)[0] and not judge(["Oak"], e)[0]
+
+
+def test_list_items_may_hold_commas_and_ands_in_text_answers():
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(
+        "CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('Dental scale and polish'), ('Tooth extraction, per tooth'), "
+        "('Rabies vaccine');"
+    )
+    e = compute_expected(conn, AnswerSchema(type=T.list), AnswerCheck(sql="SELECT x FROM t"))
+    for ok in [
+        "Dental scale and polish, Tooth extraction, per tooth, Rabies vaccine",
+        "- Dental scale and polish\n- Tooth extraction, per tooth\n- Rabies vaccine",
+        "1. Rabies vaccine\n2. Tooth extraction, per tooth\n3. Dental scale and polish",
+        "Tooth extraction, per tooth; Dental scale and polish and Rabies vaccine",
+    ]:
+        assert judge(ok, e)[0], ok
+    for bad in [
+        "Dental scale and polish, Tooth extraction, Rabies vaccine",  # not the item: its qualifier is missing
+        "Dental scale and polish, Tooth extraction, per tooth",  # one missing
+        "Dental scale and polish, Tooth extraction, per tooth, Rabies vaccine, Flea treatment",  # one extra
+        "Dental scale and polish, Tooth extraction, per tooth, per visit, Rabies vaccine",
+    ]:
+        assert not judge(bad, e)[0], bad
