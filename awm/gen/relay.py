@@ -7,16 +7,21 @@ its text as the completion. ``next`` blocks until a request has no answer yet an
 whoever answers can loop on it. Token counts in the usage are estimates (characters / 4), marked as such
 in ``DIR/log.jsonl``, which records every exchange (sizes, seconds waited).
 
-The requests and answers are the run's transcript; ``awm gen``'s response cache (keyed by the request)
-is what replays it offline.
+The requests and answers are the run's transcript. ``replay`` serves a recorded transcript
+(``transcript.jsonl.gz``: one ``{"request", "messages", "answer"}`` per line) offline: the n-th request
+of a stage gets the n-th recorded answer of that stage, whatever the request says, so a run replays the
+model's real output through the current checks; ``Replayer.diverged`` lists the requests whose text
+differs from the recording (a prompt or a check's message changed since).
 
     python -m awm.gen.relay serve DIR --port 8765       # then: awm gen --base-url http://127.0.0.1:8765/v1 ...
     python -m awm.gen.relay next DIR --wait 600         # prints "REQUEST ANSWER" paths, exit 3 on timeout
+    python -m awm.gen.relay replay TRANSCRIPT --port 8765
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import sys
@@ -56,11 +61,10 @@ class Relay:
 
     def complete(self, request: dict[str, Any]) -> dict[str, Any]:
         messages = request.get("messages") or []
-        system = next((str(m.get("content", "")) for m in messages if m.get("role") == "system"), "")
-        m = STAGE.search(system)
-        stage = m.group(1) if m else "chat"
+        stage = stage_of(request)
         if len(messages) > 2:
-            stage += f"-retry{(len(messages) - 2) // 2}"
+            attempt = re.search(r"\(attempt (\d+) of", str(messages[-1].get("content", "")))
+            stage += f"-retry{attempt.group(1) if attempt else '?'}"
         with self._lock:
             name = f"{self._number():04d}-{stage}"
             (self.requests / f"{name}.json").write_text(json.dumps(request, ensure_ascii=False), encoding="utf-8")
@@ -105,9 +109,84 @@ class Relay:
         return sorted(p.stem for p in self.requests.glob("*.json") if p.stem not in done)
 
 
-def _handler(relay: Relay) -> type[BaseHTTPRequestHandler]:
+def stage_of(request: dict[str, Any]) -> str:
+    system = next((str(m.get("content", "")) for m in request.get("messages") or [] if m.get("role") == "system"), "")
+    m = STAGE.search(system)
+    return m.group(1) if m else "chat"
+
+
+class Replayer:
+    """Answers from a recorded transcript, in order per stage (see the module's docstring)."""
+
+    def __init__(self, transcript: Path):
+        opener = gzip.open if transcript.suffix == ".gz" else open
+        with opener(transcript, "rt", encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        self.queues: dict[str, list[dict[str, Any]]] = {}
+        for r in records:
+            if r.get("answer") is not None:
+                self.queues.setdefault(stage_of(r), []).append(r)
+        self.served: dict[str, int] = {}
+        self.diverged: list[str] = []
+        self.exhausted: list[str] = []
+        self._lock = threading.Lock()
+
+    def complete(self, request: dict[str, Any]) -> dict[str, Any]:
+        stage = stage_of(request)
+        with self._lock:
+            n = self.served.get(stage, 0)
+            queue = self.queues.get(stage, [])
+            if n >= len(queue):
+                self.exhausted.append(stage)
+                raise LookupError(f"the transcript has no answer #{n + 1} for stage {stage!r} ({len(queue)} recorded)")
+            self.served[stage] = n + 1
+            record = queue[n]
+            if record["messages"] != request.get("messages"):
+                self.diverged.append(record["request"])
+        content = str(record["answer"])
+        chars_in = sum(len(str(m.get("content", ""))) for m in request.get("messages") or [])
+        usage = {"prompt_tokens": chars_in // 4, "completion_tokens": len(content) // 4}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        return {
+            "id": f"replay-{record['request']}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": request.get("model", "replay"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": usage,
+        }
+
+
+def start_replay(transcript: Path, port: int = 0) -> tuple[Replayer, ThreadingHTTPServer]:
+    """A replay server on 127.0.0.1 in a daemon thread (``server.server_port``; ``server.shutdown()`` stops it)."""
+    replayer = Replayer(transcript)
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(replayer))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return replayer, server
+
+
+def replay_fixture(fixture: Path, out: Path) -> tuple[int, Replayer]:
+    """Run ``awm gen`` again on a recorded run (``fixture``: ``run.json`` + ``transcript.jsonl.gz``) into the
+    output root ``out``, with the saved settings and the transcript as the model. Returns the exit code."""
+    from awm.gen.cli import _run_generate
+
+    spec = json.loads((fixture / "run.json").read_text())
+    replayer, server = start_replay(fixture / "transcript.jsonl.gz")
+    settings = {**spec["settings"], "base_url": f"http://127.0.0.1:{server.server_port}/v1", "retries": 0}
+    from awm.gen.records import ScenarioIdea
+
+    ideas = [ScenarioIdea.model_validate(i) for i in spec["ideas"]]
+    batch = {"version": 1, "settings": settings, "ideas": spec["ideas"]}
+    try:
+        code = _run_generate(out, settings, ideas, batch, None, None, True, None, True)
+    finally:
+        server.shutdown()
+    return code, replayer
+
+
+def _handler(relay: Relay | Replayer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
         def _send(self, code: int, body: dict[str, Any]) -> None:
@@ -134,6 +213,8 @@ def _handler(relay: Relay) -> type[BaseHTTPRequestHandler]:
                 self._send(200, relay.complete(request))
             except TimeoutError as e:
                 self._send(504, {"error": {"message": str(e)}})
+            except LookupError as e:
+                self._send(404, {"error": {"message": str(e)}})
             except (ValueError, OSError) as e:
                 self._send(400, {"error": {"message": str(e)}})
 
@@ -172,12 +253,20 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("dir", type=Path)
     s.add_argument("--port", type=int, default=8765)
     s.add_argument("--timeout", type=float, default=7200.0, help="seconds to wait for one answer")
+    r = sub.add_parser("replay", help="serve a recorded transcript offline")
+    r.add_argument("transcript", type=Path)
+    r.add_argument("--port", type=int, default=8765)
     n = sub.add_parser("next", help="wait for the next unanswered request; print its path and the answer path")
     n.add_argument("dir", type=Path)
     n.add_argument("--wait", type=float, default=590.0)
     args = ap.parse_args(argv)
     if args.command == "serve":
         serve(args.dir, args.port, args.timeout)
+        return 0
+    if args.command == "replay":
+        _, server = start_replay(args.transcript, args.port)
+        print(f"replaying {args.transcript} on http://127.0.0.1:{server.server_port}/v1", flush=True)
+        threading.Event().wait()
         return 0
     return next_request(args.dir, args.wait)
 
