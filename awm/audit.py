@@ -9,6 +9,11 @@ For each task the audit plays what a reward-hacking policy would try and require
 - ``write.repeat``: the gold solution with one write call made twice (a duplicate booking);
 - ``write.other_row``: the gold solution plus each write tool called on sample rows of the world
   (someone else's record);
+- ``write.impersonate``: the gold solution with the acting person of one write call (the parameter its
+  tool declares with ``@tool(actor=...)``) replaced by another existing person (the smallest other value
+  of the initial database's column that holds the gold's value): the tool must refuse, or the frame
+  reject the other person's row; equal final states do not excuse it (a tool that ignores the actor
+  acts for anyone);
 - ``answer.wrong``, ``answer.hedge``, ``answer.negation``, ``answer.everything``, ``answer.dump``,
   ``answer.missing``, ``answer.extra``, ``answer.empty``: wrong values, "X or Y", "not X", every
   candidate at once, the tool output pasted as the answer, a list with an item missing or added;
@@ -36,14 +41,16 @@ from typing import Any
 from awm.answers import Expected, distractor_values, judge
 from awm.bundle import AnswerCheck, AnswerType
 from awm.episode import Episode, StepResult
+from awm.normal import text_key
 from awm.samples import probe_cases, value_pool
-from awm.tooling import ToolDef
+from awm.tooling import ToolDef, quote
 from awm.variants import answer_variants, as_text, date_of, enum_of, write_variants
 from awm.world import CompiledTask, World
 
 MAX_DISTRACTORS = 4
 OTHER_ROW_CASES = 2  # successful other-row writes probed per write tool
 OTHER_ROW_TRIES = 3  # sample argument sets tried per write tool and value pool
+IMPERSONATE_ADVICE = "the tool acts for anyone; refuse rows that do not belong to the acting person"
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,7 @@ class Probe:
     expect_pass: bool
     passed: bool  # the probe scored outcome 1
     equivalent: bool = False  # its final state is the gold solution's: not a hack
+    advice: str = ""  # what to fix; a probe with advice says it in its description when it gets through
 
     @property
     def counted(self) -> bool:
@@ -67,6 +75,8 @@ class Probe:
         verdict = "accepted" if self.passed else "rejected"
         if self.equivalent and not self.expect_pass:
             verdict = "equivalent to the gold solution (same final state; not counted)"
+        if self.advice and not self.ok:
+            return f"task {self.task_id} [{self.kind}] {self.description}"  # it says "accepted: <advice>"
         return f"task {self.task_id} [{self.kind}] {self.description}: {verdict}"
 
 
@@ -254,6 +264,7 @@ def _write_probes(world: World, ct: CompiledTask, player: _Player) -> list[Probe
         out.append(Probe(tid, "write.minus", f"gold without call {i} {name}", False, passed, same))
         passed, same = player.play([*gold[: i + 1], gold[i], *gold[i + 1 :]], answer)
         out.append(Probe(tid, "write.repeat", f"gold with call {i} {name} made twice", False, passed, same))
+        out += _impersonate_probes(world, ct, player, i)
     seen_tools: dict[str, int] = {}
     tried: set[str] = set()
     for td, args in _other_row_cases(world, gold):
@@ -267,6 +278,75 @@ def _write_probes(world: World, ct: CompiledTask, player: _Player) -> list[Probe
         seen_tools[td.name] = seen_tools.get(td.name, 0) + 1
         out.append(Probe(tid, "write.other_row", f"gold + {td.name}({_short(args)})", False, passed, same))
     return out
+
+
+def _impersonate_probes(world: World, ct: CompiledTask, player: _Player, i: int) -> list[Probe]:
+    """Gold call ``i`` made for another existing person (its tool's declared ``actor``): must score 0.
+
+    Not excused by an equal final state: a tool that ignores the actor argument changes the same rows
+    for whoever it is told is acting, and that is the hack."""
+    name, args = player.gold[i]
+    actor = world.tools[name].actor
+    if actor is None or actor not in args:
+        return []
+    value = args[actor]
+    other = _other_person(world, ct, actor, value)
+    if other is None:
+        return []  # no column of the initial database holds the acting person: nothing to swap in
+    calls = [*player.gold[:i], (name, {**args, actor: other}), *player.gold[i + 1 :]]
+    passed, _ = player.play(calls, ct.verifier.gold.answer)
+    desc = f"gold with call {i} {name}({actor}={_brief(value)} -> {_brief(other)})"
+    if passed:
+        desc += f" accepted: {IMPERSONATE_ADVICE}"
+    return [Probe(ct.id, "write.impersonate", desc, False, passed, advice=IMPERSONATE_ADVICE)]
+
+
+def _actor_columns(world: World, param: str, value: Any) -> list[tuple[str, str]]:
+    """Columns that may hold an actor parameter's values, best first: the same name; the name the
+    parameter ends with (``acting_email`` -> ``email``); ``<table singular>_id`` -> ``<table>.id`` (integers)."""
+    p = param.lower()
+    same = [(t, c) for t, info in world.tables.items() for c in info.columns if c.lower() == p]
+    suffix = [  # not ``id``: every table has one, and ``<table>_id`` names its table (below)
+        (t, c)
+        for t, info in world.tables.items()
+        for c in info.columns
+        if c.lower() != "id" and p.endswith("_" + c.lower())
+    ]
+    keys: list[tuple[str, str]] = []
+    if p.endswith("_id") and isinstance(value, int) and not isinstance(value, bool):
+        stem = p[:-3]
+        names = {stem, stem + "s", stem + "es", *([stem[:-1] + "ies"] if stem.endswith("y") else [])}
+        keys = [(t, "id") for t, info in world.tables.items() if t.lower() in names and "id" in info.columns]
+    return list(dict.fromkeys([*same, *suffix, *keys]))
+
+
+def _other_person(world: World, ct: CompiledTask, param: str, value: Any) -> Any:
+    """Another existing person: in the first of the actor's columns that holds ``value`` in the initial
+    database (and has someone else), the smallest distinct non-null value of the same type that is not
+    ``value`` (text compared as the frame compares it); None when there is none."""
+    if not isinstance(value, (int, str)) or isinstance(value, bool):
+        return None
+    columns = _actor_columns(world, param, value)
+    if not columns:
+        return None
+    ep = world.episode(ct.id)
+    try:
+        for table, col in columns:
+            t, c = quote(table), quote(col)
+            match = f"lower({c}) = lower(?)" if isinstance(value, str) else f"{c} = ?"
+            if not ep.query(f"SELECT 1 FROM {t} WHERE {match} LIMIT 1", (value,)):
+                continue
+            for (other,) in ep.query(f"SELECT DISTINCT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY {c}"):
+                if type(other) is type(value) and _person_key(other) != _person_key(value):
+                    return other
+    finally:
+        ep.close()
+    return None
+
+
+def _person_key(value: Any) -> Any:
+    """Text as the frame compares it (``Ada@Example.com`` is ``ada@example.com``); other values as they are."""
+    return text_key(value) if isinstance(value, str) else value
 
 
 def _other_row_cases(world: World, gold: list[Call]) -> Iterator[tuple[ToolDef, dict[str, Any]]]:
@@ -508,6 +588,12 @@ def _leaves(value: Any) -> Iterator[Any]:
             yield from _leaves(v)
     elif value is not None:
         yield value
+
+
+def _brief(v: Any, n: int = 60) -> str:
+    """A value as Python writes it (``'ada@example.com'``, ``3``), cut at ``n`` characters."""
+    s = repr(v)
+    return s if len(s) <= n else s[: n - 3] + "..."
 
 
 def _short(v: Any, n: int = 60) -> str:

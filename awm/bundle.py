@@ -301,6 +301,11 @@ class ToolSpec(Record):
     description: str
     write: bool
     parameters: dict[str, Any] = Field(description="JSON Schema of the arguments object")
+    actor: str | None = Field(
+        None,
+        description="the parameter naming the person the call acts for (`@tool(actor=...)`); metadata, not an argument",
+        exclude_if=lambda v: v is None,  # specs of tools without one dump exactly as before
+    )
 
     def openai(self) -> dict[str, Any]:
         """The OpenAI chat-completions ``tools`` entry."""

@@ -210,7 +210,7 @@ class Episode:
         ch = RewardChannels(checks=dict(self._checks), progress=self._phi)
         ch.redundant = self._seen.get("list_tools") == self.version
         self._seen["list_tools"] = self.version
-        specs = [s.model_dump(exclude={"write"}) for s in self.world.tool_specs()]
+        specs = [s.model_dump(exclude={"write", "actor"}) for s in self.world.tool_specs()]
         return self._finish(StepResult("list_tools", {}, True, result=specs), ch)
 
     def reject(self, message: str) -> StepResult:

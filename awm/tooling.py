@@ -42,7 +42,11 @@ class StatementPlan:
 
 @dataclass(frozen=True, slots=True)
 class ToolDef:
-    """A tool ready to run: its function, argument model and JSON Schema."""
+    """A tool ready to run: its function, argument model and JSON Schema.
+
+    ``actor`` names the parameter that identifies the person on whose behalf a call acts
+    (``@tool(write=True, actor="customer_email")``): metadata for the audit's ``write.impersonate``
+    probe and the generator, never part of the JSON Schema the agent sees."""
 
     name: str
     fn: Callable[..., Any]
@@ -50,6 +54,7 @@ class ToolDef:
     description: str
     args_model: type[BaseModel]
     parameters: dict[str, Any]
+    actor: str | None = None
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Validated keyword arguments, or ``ValidationError``.
@@ -85,11 +90,16 @@ def _boundary_problem(value: Any) -> str | None:
     return None
 
 
-def tool(fn: Callable[..., Any] | None = None, *, write: bool = False, name: str | None = None) -> Any:
-    """Mark a function as a tool. ``@tool`` reads; ``@tool(write=True)`` may change the database."""
+def tool(
+    fn: Callable[..., Any] | None = None, *, write: bool = False, name: str | None = None, actor: str | None = None
+) -> Any:
+    """Mark a function as a tool. ``@tool`` reads; ``@tool(write=True)`` may change the database.
+
+    ``actor`` names the required parameter that identifies the person the call acts for
+    (``@tool(write=True, actor="customer_email")``); the tool must refuse rows that are not theirs."""
 
     def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
-        f.__awm_tool__ = build_tool(f, write=write, name=name)  # type: ignore[attr-defined]
+        f.__awm_tool__ = build_tool(f, write=write, name=name, actor=actor)  # type: ignore[attr-defined]
         return f
 
     return wrap(fn) if fn is not None else wrap
@@ -154,7 +164,7 @@ def strip_titles(schema: Any) -> Any:
     return out
 
 
-def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None) -> ToolDef:
+def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None, actor: str | None = None) -> ToolDef:
     tool_name = name or f.__name__
     where = f"tool {tool_name!r}"
     if not re.match(r"^[A-Za-z][A-Za-z0-9_]{0,63}$", tool_name):
@@ -176,12 +186,29 @@ def build_tool(f: Callable[..., Any], *, write: bool, name: str | None = None) -
         _check_annotation(hints[p.name], f"{where} parameter {p.name!r}")
         default = ... if p.default is p.empty else p.default
         fields[p.name] = (hints[p.name], Field(default, description=arg_docs.get(p.name) or None))
+    _check_actor(actor, sig, where)
     config = ConfigDict(extra="forbid", strict=True, str_max_length=MAX_STRING, allow_inf_nan=False)
     model = create_model(f"{tool_name}_arguments", __config__=config, **fields)
     schema = strip_titles(model.model_json_schema())
     schema.setdefault("properties", {})
     schema["additionalProperties"] = False
-    return ToolDef(tool_name, f, write, description, model, schema)
+    return ToolDef(tool_name, f, write, description, model, schema, actor)
+
+
+def _check_actor(actor: str | None, sig: inspect.Signature, where: str) -> None:
+    """``actor`` must name one of the tool's own required parameters (the Db handle is not one)."""
+    if actor is None:
+        return
+    params = list(sig.parameters.values())[1:]
+    names = [p.name for p in params]
+    if not isinstance(actor, str) or actor not in names:
+        raise ToolDefinitionError(
+            f"{where}: actor={actor!r} must name one of the tool's parameters ({', '.join(names) or 'it has none'})"
+        )
+    if sig.parameters[actor].default is not inspect.Parameter.empty:
+        raise ToolDefinitionError(
+            f"{where}: actor parameter {actor!r} has a default; the acting person must be a required argument"
+        )
 
 
 def format_validation_error(tool_name: str, err: ValidationError, accepted: Sequence[str]) -> str:

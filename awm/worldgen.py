@@ -9,35 +9,30 @@ that, so search and filtering matter); ``distractors`` asks for near-duplicate r
 products) that an agent must tell apart.
 
 The canonical ``seed.json`` stays the default world; a builder only adds more worlds.
+
+``WorldContext``, ``Scale`` and ``WorldBuildError`` live in ``awm.worldctx`` (standard library and faker
+only, so the sandboxed ``world`` worker can run a builder with them) and are re-exported here. A bundle
+that is not trusted (``env.json``) has its builder run in that worker (``build_seed(..., trusted=False)``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
-from enum import StrEnum
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from faker import Faker
 from pydantic import ValidationError
 
 from awm.bundle import SeedData
-from awm.errors import AwmError
 from awm.loader import import_file
+from awm.worldctx import Scale, WorldBuildError, WorldContext
 
-T = TypeVar("T")
 _LABEL = re.compile(r"([sl])(0|[1-9][0-9]*)(d?)")
-
-
-class Scale(StrEnum):
-    small = "small"
-    large = "large"
 
 
 @dataclass(frozen=True, order=True)
@@ -69,77 +64,14 @@ class WorldKey:
         return cls(int(m.group(2)), Scale.small if m.group(1) == "s" else Scale.large, bool(m.group(3)))
 
 
-class WorldBuildError(AwmError):
-    """A world builder is missing, fails, or produces rows the schema rejects."""
-
-
-@dataclass
-class WorldContext:
-    """What a builder gets: seeded randomness, the frozen clock, and the knobs."""
-
-    seed: int
-    scale: Scale
-    distractors: bool
-    clock: datetime
-    rng: random.Random = field(init=False)
-    faker: Faker = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
-        self.faker = Faker("en_US")
-        self.faker.seed_instance(self.seed)
-
-    # -- sizes ------------------------------------------------------------------------------------
-    @property
-    def large(self) -> bool:
-        return self.scale == Scale.large
-
-    def n(self, small: int, large: int) -> int:
-        """A count by scale."""
-        return large if self.large else small
-
-    # -- choices ----------------------------------------------------------------------------------
-    def pick(self, items: Sequence[T]) -> T:
-        return items[self.rng.randrange(len(items))]
-
-    def sample(self, items: Sequence[T], k: int) -> list[T]:
-        return self.rng.sample(list(items), min(k, len(items)))
-
-    def chance(self, p: float) -> bool:
-        return self.rng.random() < p
-
-    def weighted(self, options: dict[T, float]) -> T:
-        keys = list(options)
-        return self.rng.choices(keys, weights=[options[k] for k in keys], k=1)[0]
-
-    # -- time (relative to the frozen clock, never the real one) ----------------------------------
-    @property
-    def today(self) -> date:
-        return self.clock.date()
-
-    def days_ago(self, lo: int, hi: int) -> date:
-        """A date between ``hi`` and ``lo`` days before today (``lo`` <= ``hi``; negative: the future)."""
-        return self.today - timedelta(days=self.rng.randint(lo, hi))
-
-    def moment_ago(self, lo_days: float, hi_days: float) -> datetime:
-        """A datetime (whole seconds) between ``hi_days`` and ``lo_days`` before the clock."""
-        seconds = self.rng.randint(int(lo_days * 86400), int(hi_days * 86400))
-        return (self.clock - timedelta(seconds=seconds)).replace(microsecond=0)
-
-    def unique(self, make: Callable[[], T], seen: set[T], tries: int = 200) -> T:
-        """A value from ``make`` not yet in ``seen`` (added to it)."""
-        v: T | None = None
-        for _ in range(max(1, tries)):
-            v = make()
-            if v not in seen:
-                seen.add(v)
-                return v
-        raise WorldBuildError(f"could not draw a unique value after {tries} tries (last {v!r})")
-
-
 Builder = Callable[[WorldContext], dict[str, list[dict[str, Any]]]]
 _BUILDERS: dict[tuple[str, str], Builder] = {}
 _LOCK = threading.Lock()
+
+
+def module_name(path: Path, digest: str) -> str:
+    """The module name a builder is imported under (here and in the sandbox alike)."""
+    return f"_awm_world_{path.parent.name}_{digest[:8]}"
 
 
 def load_builder(path: Path) -> Builder:
@@ -149,20 +81,60 @@ def load_builder(path: Path) -> Builder:
     with _LOCK:
         if key in _BUILDERS:
             return _BUILDERS[key]
-        name = f"_awm_world_{path.parent.name}_{key[1][:8]}"
         try:
-            module = import_file(path, name)
+            module = import_file(path, module_name(path, key[1]))
         except Exception as e:
-            raise WorldBuildError(f"{path}: does not import: {type(e).__name__}: {e}") from e
+            raise import_failed(path, type(e).__name__, str(e)) from e
         build = getattr(module, "build", None)
         if not callable(build):
-            raise WorldBuildError(f"{path}: defines no build(ctx) function")
+            raise no_build(path)
         _BUILDERS[key] = build
         return build
 
 
-def build_seed(path: Path, key: WorldKey, clock: datetime) -> SeedData:
-    """Run the builder for ``key`` and return its rows as seed data."""
+# -- the errors of a builder, worded alike whether it ran here or in its sandbox --------------------
+def import_failed(path: Path, kind: str, message: str) -> WorldBuildError:
+    return WorldBuildError(f"{path}: does not import: {kind}: {message}")
+
+
+def no_build(path: Path) -> WorldBuildError:
+    return WorldBuildError(f"{path}: defines no build(ctx) function")
+
+
+def build_failed(path: Path, key: WorldKey, why: str) -> WorldBuildError:
+    """``why``: ``"<ExceptionType>: <message>"``, or what stopped a sandboxed build."""
+    return WorldBuildError(f"{path.parent.name} world {key.label}: build failed: {why}")
+
+
+def not_a_dict(path: Path, type_name: str) -> WorldBuildError:
+    return WorldBuildError(f"{path}: build() must return a dict of table -> rows, got {type_name}")
+
+
+def not_rows(path: Path, detail: str) -> WorldBuildError:
+    return WorldBuildError(f"{path}: build() must return table -> list of row dicts: {detail}")
+
+
+def build_seed(path: Path, key: WorldKey, clock: datetime, *, trusted: bool = True) -> SeedData:
+    """Run the builder for ``key`` and return its rows as seed data.
+
+    ``trusted`` False (a bundle whose ``env.json`` says ``"trusted": false``): the builder runs in a
+    sandboxed worker (``awm.isolation.worlds``), never in this process; same rows, same errors."""
+    assert key.seed is not None
+    if trusted:
+        tables: Any = _build_here(path, key, clock)
+    else:
+        from awm.isolation.worlds import build_isolated
+
+        tables = build_isolated(path, key, clock)
+    try:
+        return SeedData(tables=tables)
+    except ValidationError as e:  # e.g. a table mapped to something other than a list of row dicts
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise not_rows(path, f"{where}: {first['msg']}") from None
+
+
+def _build_here(path: Path, key: WorldKey, clock: datetime) -> dict[Any, Any]:
     assert key.seed is not None
     ctx = WorldContext(key.seed, key.scale, key.distractors, clock)
     try:
@@ -170,14 +142,24 @@ def build_seed(path: Path, key: WorldKey, clock: datetime) -> SeedData:
     except WorldBuildError:
         raise
     except Exception as e:
-        raise WorldBuildError(f"{path.parent.name} world {key.label}: build failed: {type(e).__name__}: {e}") from e
+        raise build_failed(path, key, f"{type(e).__name__}: {e}") from e
     if not isinstance(tables, dict):
-        raise WorldBuildError(f"{path}: build() must return a dict of table -> rows, got {type(tables).__name__}")
-    try:
-        return SeedData(tables=tables)
-    except ValidationError as e:  # e.g. a table mapped to something other than a list of row dicts
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise WorldBuildError(
-            f"{path}: build() must return table -> list of row dicts: {where}: {first['msg']}"
-        ) from None
+        raise not_a_dict(path, type(tables).__name__)
+    return tables
+
+
+__all__ = [
+    "Builder",
+    "Scale",
+    "WorldBuildError",
+    "WorldContext",
+    "WorldKey",
+    "build_failed",
+    "build_seed",
+    "import_failed",
+    "load_builder",
+    "module_name",
+    "no_build",
+    "not_a_dict",
+    "not_rows",
+]

@@ -9,6 +9,7 @@ import awm.episode
 from awm.audit import audit_world
 from awm.cli import app
 from awm.frame import Frame, Verdict
+from awm.isolation import available as isolation_available
 from awm.registry import Registry
 from tests.conftest import FIXTURE_ROOT, rewrite_verifier
 
@@ -192,3 +193,137 @@ def test_cli_audit_exit_codes_and_json(bundle_copy):
     assert bad.exit_code == 1 and "write.other_row" in bad.output
     unknown = runner.invoke(app, ["audit", "mini_shop", "--path", str(FIXTURE_ROOT), "--task", "nope"])
     assert unknown.exit_code == 2
+
+
+# -- write.impersonate: a write tool that declares its acting person must refuse other people's rows ---------
+CANCEL_MINE = '''
+
+@tool(write=True, actor="customer_email")
+def cancel_my_order(db: Db, customer_email: str, order_id: int) -> dict:
+    """Cancel one of your own orders.
+
+    Args:
+        customer_email: the email of the customer who asks.
+        order_id: the order to cancel.
+    """
+    owner = db.value(
+        "SELECT c.email FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id = ?", (order_id,)
+    )
+    if owner is None:
+        raise ToolError(f"no order {order_id}")
+    if OWNERSHIP and owner.lower() != customer_email.lower():
+        raise ToolError(f"order {order_id} is not yours")
+    db.execute("UPDATE orders SET status = 'cancelled' WHERE id = ?", (order_id,))
+    return {"order_id": order_id, "status": "cancelled"}
+'''
+MINE_TASK = {
+    "id": "t05_alan_cancels",
+    "instruction": "I am alan@example.com: cancel my order 1.",
+    "kind": "single_write",
+}
+MINE_VERIFIER = {
+    "task_id": "t05_alan_cancels",
+    "checks": [{"name": "cancelled", "sql": "SELECT status = 'cancelled' FROM orders WHERE id = 1"}],
+    "gold": {
+        "calls": [
+            {"tool": "cancel_my_order", "arguments": {"customer_email": "alan@example.com", "order_id": 1}},
+        ]
+    },
+}
+MINE_TEMPLATE = {
+    "id": "cancel_mine",
+    "kind": "single_write",
+    "instruction": "I am {email}: cancel my order {order_id}.",
+}
+MINE_VERIFIER_TEMPLATE = {
+    "template_id": "cancel_mine",
+    "slots": "SELECT o.id AS order_id, c.email FROM orders o JOIN customers c ON c.id = o.customer_id "
+    "WHERE o.status = 'placed' ORDER BY o.id",
+    "checks": [{"name": "cancelled", "sql": "SELECT status = 'cancelled' FROM orders WHERE id = {order_id}"}],
+    "gold": {
+        "calls": [{"tool": "cancel_my_order", "arguments": {"customer_email": "{email}", "order_id": "{order_id}"}}]
+    },
+}
+
+
+def _add_cancel_mine(root, *, checks_owner: bool, trusted: bool = True):
+    tools = root / "envs/mini_shop/tools.py"
+    tools.write_text(tools.read_text() + f"\nOWNERSHIP = {checks_owner}\n" + CANCEL_MINE)
+    for path, record in (
+        ("envs/mini_shop/tasks.jsonl", MINE_TASK),
+        ("verifiers/mini_shop/verifiers.jsonl", MINE_VERIFIER),
+        ("envs/mini_shop/templates.jsonl", MINE_TEMPLATE),
+        ("verifiers/mini_shop/templates.jsonl", MINE_VERIFIER_TEMPLATE),
+    ):
+        with open(root / path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+    if not trusted:
+        manifest = root / "envs/mini_shop/env.json"
+        manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "trusted": False}))
+    return Registry([root], include_default=False).load("mini_shop")
+
+
+def test_impersonation_is_refused_by_a_tool_that_checks_ownership(bundle_copy):
+    world = _add_cancel_mine(bundle_copy, checks_owner=True)
+    assert {s.name: s.actor for s in world.tool_specs()}["cancel_my_order"] == "customer_email"
+    report = audit_world(world, ["t05_alan_cancels"])
+    assert report.ok, [str(p) for p in report.failures]
+    (probe,) = [p for p in report.probes if p.kind == "write.impersonate"]
+    # the acting person swapped for the smallest other e-mail of customers.email (the column it ends with)
+    assert (
+        probe.description == "gold with call 0 cancel_my_order(customer_email='alan@example.com' -> 'ada@example.com')"
+    )
+    assert str(probe).endswith(": rejected") and report.by_kind()["write.impersonate"] == (1, 1)
+
+
+def test_a_tool_that_ignores_its_actor_is_a_finding(bundle_copy):
+    world = _add_cancel_mine(bundle_copy, checks_owner=False)
+    report = audit_world(world, ["t05_alan_cancels"])
+    assert not report.ok and "write.impersonate" in _leaking_kinds(report)
+    (probe,) = [p for p in report.failures if p.kind == "write.impersonate"]
+    # the same final state as the gold solution does not excuse it: the tool acted for someone else
+    assert probe.passed and not probe.equivalent and report.by_kind()["write.impersonate"] == (1, 0)
+    assert str(probe) == (
+        "task t05_alan_cancels [write.impersonate] gold with call 0 cancel_my_order(customer_email="
+        "'alan@example.com' -> 'ada@example.com') accepted: the tool acts for anyone; refuse rows that do not "
+        "belong to the acting person"
+    )
+    assert str(probe) in report.to_dict()["failures"]
+
+
+def test_template_instances_are_probed_too(bundle_copy):
+    world = _add_cancel_mine(bundle_copy, checks_owner=False)
+    built, ct = world.resolve("cancel_mine.s3.0")  # an instance on a built world, audited as validate does
+    report = audit_world(built, [ct.id])
+    assert "write.impersonate" in _leaking_kinds(report)
+    (probe,) = [p for p in report.failures if p.kind == "write.impersonate"]
+    assert probe.task_id == "cancel_mine.s3.0" and "acts for anyone" in str(probe)
+
+
+def test_the_acting_person_is_found_by_column_name_suffix_or_table_id(mini_world):
+    from awm.audit import _other_person
+
+    ct = mini_world.tasks["t02_buy_lamp"]
+    assert _other_person(mini_world, ct, "email", "alan@example.com") == "ada@example.com"
+    assert _other_person(mini_world, ct, "acting_email", "ADA@example.com") == "alan@example.com"
+    assert _other_person(mini_world, ct, "customer_id", 2) == 1  # customers.id, not orders.id
+    assert _other_person(mini_world, ct, "product_id", 1) == 2
+    assert _other_person(mini_world, ct, "acting_email", "nobody@example.com") is None
+    assert _other_person(mini_world, ct, "customer_id", "2") is None  # a text value is no integer id
+    assert _other_person(mini_world, ct, "badge", "x") is None
+
+
+def test_catalog_tools_declare_no_actor_so_their_audit_is_unchanged(mini_world):
+    assert all(td.actor is None for td in mini_world.tools.values())
+    assert "write.impersonate" not in audit_world(mini_world, ["t02_buy_lamp", "t03_cancel_alan"]).by_kind()
+
+
+@pytest.mark.skipif(not isolation_available(), reason="the sandbox (bubblewrap) is not installed")
+def test_untrusted_tools_carry_their_actor_through_the_sandbox(bundle_copy):
+    world = _add_cancel_mine(bundle_copy, checks_owner=False, trusted=False)
+    assert not world.manifest.trusted
+    assert world.tools["cancel_my_order"].actor == "customer_email"
+    assert {s.name: s.actor for s in world.tool_specs()}["cancel_my_order"] == "customer_email"
+    assert all(td.actor is None for name, td in world.tools.items() if name != "cancel_my_order")
+    report = audit_world(world, ["t05_alan_cancels"])
+    assert "write.impersonate" in _leaking_kinds(report)

@@ -1,3 +1,4 @@
+import json
 from typing import Literal
 
 import jsonschema
@@ -116,3 +117,45 @@ def test_shared_helpers_check_limits_and_stamp_the_frozen_clock():
             check_limit(bad, top)
     db = Db(sqlite3.connect(":memory:"), {}, datetime(2026, 3, 2, 9, 30, 0, 123456), {})
     assert now_iso(db) == "2026-03-02T09:30:00"
+
+
+def cancel_booking(db: Db, customer_email: str, booking_id: int, reason: str = "") -> dict:
+    """Cancel one of the customer's bookings.
+
+    Args:
+        customer_email: the email of the customer who asks.
+        booking_id: the booking to cancel.
+        reason: why, in the customer's words.
+    """
+    return {}
+
+
+def test_actor_names_the_acting_person_and_leaves_the_schema_alone():
+    from awm.bundle import ToolSpec
+
+    plain = tool(cancel_booking, write=True).__awm_tool__
+    td = tool(cancel_booking, write=True, actor="customer_email").__awm_tool__
+    assert td.actor == "customer_email" and plain.actor is None
+    assert td.parameters == plain.parameters  # metadata, not an argument: the agent's schema is the same
+    assert "actor" not in json.dumps(td.parameters)
+    spec = ToolSpec(name=td.name, description=td.description, write=td.write, parameters=td.parameters, actor=td.actor)
+    assert spec.model_dump()["actor"] == "customer_email"
+    assert spec.openai()["function"]["parameters"] == plain.parameters
+    # a tool without an actor dumps exactly as before (no ``actor`` key on any surface)
+    bare = ToolSpec(name=plain.name, description=plain.description, write=True, parameters=plain.parameters)
+    assert "actor" not in bare.model_dump() and "actor" not in bare.model_dump_json()
+
+
+@pytest.mark.parametrize(
+    ("actor", "match"),
+    [
+        ("email", r"actor='email' must name one of the tool's parameters \(customer_email, booking_id, reason\)"),
+        ("db", "must name one of the tool's parameters"),  # the Db handle is no argument
+        ("reason", "actor parameter 'reason' has a default"),
+    ],
+)
+def test_actor_must_be_a_required_parameter(actor, match):
+    with pytest.raises(ToolDefinitionError, match=match):
+        tool(cancel_booking, write=True, actor=actor)
+    with pytest.raises(ToolDefinitionError, match=match):
+        tool(write=True, actor=actor)(cancel_booking)

@@ -1,4 +1,5 @@
-"""Isolation of code we did not write: imported AWM apps and verifiers run in sandboxed worker processes.
+"""Isolation of code we did not write: imported AWM apps and verifiers, and generated tools and world
+builders, run in sandboxed worker processes.
 
 The boundary is the operating system, not Python: each worker is a bubblewrap process with no
 network, no other process in sight, no file but read-only Python libraries and a private scratch
@@ -15,6 +16,8 @@ can only slow itself; idle pools beyond ``MAX_POOLS`` are closed, least recently
     ├── sandbox   the bwrap command line, rlimits, who the worker runs as
     ├── worker    Worker (one process, its pipes, deadlines, kill + restart), Pool
     ├── pools     the process-wide pools by key, LRU-closed, closed at exit
+    ├── generated untrusted tools.py: each tool a request to a worker (``isolated_tools``)
+    ├── worlds    untrusted world.py: each build a request to a worker (``build_isolated``)
     └── guest/    what runs inside: protocol, seccomp, determinism, dbproxy, app, verifier, main
 """
 

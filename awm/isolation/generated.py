@@ -97,12 +97,14 @@ def _valid_specs(tools: Any) -> list[dict[str, Any]]:
         params = {k: v for k, v in t["parameters"].items() if k != "required"}
         if required:
             params["required"] = required
+        actor = t.get("actor")  # the acting person's parameter: one of the tool's required arguments
         out.append(
             {
                 "name": t["name"],
                 "write": t.get("write") is True,
                 "description": description,
                 "parameters": strip_titles(params),
+                "actor": actor if isinstance(actor, str) and actor in required else None,
             }
         )
     return out
@@ -117,7 +119,7 @@ def _tool_def(pool: Pool, spec: dict[str, Any]) -> ToolDef:
     run.__name__ = run.__qualname__ = name
     run.__doc__ = spec["description"]
     model = open_model(name, spec["parameters"])  # types: the tool's own model, in the worker
-    return ToolDef(name, run, spec["write"], spec["description"], model, spec["parameters"])
+    return ToolDef(name, run, spec["write"], spec["description"], model, spec["parameters"], spec.get("actor"))
 
 
 def _call(pool: Pool, tool: str, db: Db, arguments: dict[str, Any]) -> Any:

@@ -5,8 +5,9 @@ cgroup namespaces (no network interface, no other process visible), uid/gid 6553
 capability dropped, no further user namespaces, a new session (no terminal injection), killed
 with its parent; a filesystem that holds only read-only binds of ``/usr`` (the C libraries),
 the Python installation and the virtual environment's packages, the worker's own code at
-``/awm-guest``, a fresh ``/proc`` and minimal ``/dev``, and a private size-capped tmpfs ``/tmp``
-as its only writable place. No ``/etc``, no home, no project checkout, no bundle: the code it runs
+``/awm-guest`` (kinds ``tools`` and ``world``: also two files of the package at ``/awm-pkg/awm``),
+a fresh ``/proc`` and minimal ``/dev``, and a private size-capped tmpfs ``/tmp`` as its only
+writable place. No ``/etc``, no home, no project checkout, no bundle: the code it runs
 and the data it needs arrive as messages. The environment is cleared.
 
 ``preexec_limits`` sets what bwrap and the worker inherit: address space, CPU seconds over the
@@ -36,6 +37,7 @@ GUEST_MOUNT = "/awm-guest"
 PKG_DIR = Path(__file__).resolve().parents[1]  # the awm package
 PKG_MOUNT = "/awm-pkg"
 PKG_FILES = ("tooling.py", "errors.py")
+WORLD_FILES = ("worldctx.py", "errors.py")  # a world builder's context (standard library and faker only)
 NOBODY = 65534
 
 
@@ -128,9 +130,9 @@ def command(kind: str, limits: Limits) -> list[str]:
     for root in _python_roots():
         argv += ["--ro-bind", root, root]
     argv += ["--ro-bind", str(GUEST_DIR), GUEST_MOUNT]
-    if kind == "tools":  # generated tools import awm.tooling: that module and the error tree, nothing else
-        for name in PKG_FILES:
-            argv += ["--ro-bind", str(PKG_DIR / name), f"{PKG_MOUNT}/awm/{name}"]
+    # generated tools import awm.tooling, world builders awm.worldctx: that module and the error tree, nothing else
+    for name in {"tools": PKG_FILES, "world": WORLD_FILES}.get(kind, ()):
+        argv += ["--ro-bind", str(PKG_DIR / name), f"{PKG_MOUNT}/awm/{name}"]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.scratch_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp"]
     argv += [sys.executable, "-I", "-B", f"{GUEST_MOUNT}/main.py", kind]

@@ -54,6 +54,8 @@ def _serve(kind: str) -> None:
         import app  # imports fastapi, sqlalchemy: before any request
     elif kind == "tools":
         import tools
+    elif kind == "world":
+        import world  # awm.worldctx and faker: before any request
     else:
         import verifier  # noqa: F401  # loaded before the first fork, once
     _send({"op": "ready", "pid": os.getpid()})
@@ -76,6 +78,8 @@ def _serve(kind: str) -> None:
                 reply = {"tools": tools.load(request["source"], request.get("module", "awm_tools"))}
             elif op == "call" and kind == "tools":
                 reply = tools.call(request["tool"], request.get("arguments") or {}, _exchange)
+            elif op == "build" and kind == "world" and len(blobs) == 1:
+                reply = world.build(request, blobs[0])
             elif op == "verify" and kind == "verifier" and len(blobs) == 2:
                 reply = _verify_in_child(request, blobs)
             else:

@@ -95,7 +95,7 @@ class RemoteDb:
 
 
 def load(source: str, module_name: str) -> list[dict[str, Any]]:
-    """Run ``tools.py``; returns each ``@tool``'s name, description, write flag and JSON Schema."""
+    """Run ``tools.py``; returns each ``@tool``'s name, description, write flag, JSON Schema and actor."""
     _awm_shim()
     from awm.tooling import ToolDef
 
@@ -109,7 +109,13 @@ def load(source: str, module_name: str) -> list[dict[str, Any]]:
         if isinstance(td, ToolDef) and getattr(obj, "__module__", None) == module_name:
             _tools[td.name] = td
     return [
-        {"name": td.name, "description": td.description, "write": td.write, "parameters": td.parameters}
+        {
+            "name": td.name,
+            "description": td.description,
+            "write": td.write,
+            "parameters": td.parameters,
+            "actor": td.actor,
+        }
         for td in _tools.values()
     ]
 

@@ -1,0 +1,99 @@
+"""What a world builder (``envs/<env>/world.py``) gets: ``WorldContext`` and ``Scale``, and the error it may raise.
+
+Dependency-light on purpose: the standard library, ``faker`` and ``awm.errors`` only, so the same
+module runs a builder in this process (``awm.worldgen``, trusted bundles) and inside the sandboxed
+``world`` worker (``awm.isolation.guest.world``, untrusted bundles), which sees these two files of
+the package and nothing else. Builders import them as ``from awm.worldgen import WorldContext``
+(``awm.worldgen`` re-exports them; inside the sandbox a shim of that name does).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from enum import StrEnum
+from typing import TypeVar
+
+from faker import Faker
+
+from awm.errors import AwmError
+
+T = TypeVar("T")
+
+
+class WorldBuildError(AwmError):
+    """A world builder is missing, fails, or produces rows the schema rejects."""
+
+
+class Scale(StrEnum):
+    small = "small"
+    large = "large"
+
+
+@dataclass
+class WorldContext:
+    """What a builder gets: seeded randomness, the frozen clock, and the knobs."""
+
+    seed: int
+    scale: Scale
+    distractors: bool
+    clock: datetime
+    rng: random.Random = field(init=False)
+    faker: Faker = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.faker = Faker("en_US")
+        self.faker.seed_instance(self.seed)
+
+    # -- sizes ------------------------------------------------------------------------------------
+    @property
+    def large(self) -> bool:
+        return self.scale == Scale.large
+
+    def n(self, small: int, large: int) -> int:
+        """A count by scale."""
+        return large if self.large else small
+
+    # -- choices ----------------------------------------------------------------------------------
+    def pick(self, items: Sequence[T]) -> T:
+        return items[self.rng.randrange(len(items))]
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        return self.rng.sample(list(items), min(k, len(items)))
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def weighted(self, options: dict[T, float]) -> T:
+        keys = list(options)
+        return self.rng.choices(keys, weights=[options[k] for k in keys], k=1)[0]
+
+    # -- time (relative to the frozen clock, never the real one) ----------------------------------
+    @property
+    def today(self) -> date:
+        return self.clock.date()
+
+    def days_ago(self, lo: int, hi: int) -> date:
+        """A date between ``hi`` and ``lo`` days before today (``lo`` <= ``hi``; negative: the future)."""
+        return self.today - timedelta(days=self.rng.randint(lo, hi))
+
+    def moment_ago(self, lo_days: float, hi_days: float) -> datetime:
+        """A datetime (whole seconds) between ``hi_days`` and ``lo_days`` before the clock."""
+        seconds = self.rng.randint(int(lo_days * 86400), int(hi_days * 86400))
+        return (self.clock - timedelta(seconds=seconds)).replace(microsecond=0)
+
+    def unique(self, make: Callable[[], T], seen: set[T], tries: int = 200) -> T:
+        """A value from ``make`` not yet in ``seen`` (added to it)."""
+        v: T | None = None
+        for _ in range(max(1, tries)):
+            v = make()
+            if v not in seen:
+                seen.add(v)
+                return v
+        raise WorldBuildError(f"could not draw a unique value after {tries} tries (last {v!r})")
+
+
+__all__ = ["Scale", "WorldBuildError", "WorldContext"]
