@@ -83,10 +83,14 @@ class Sandbox:
             }
         )
 
-    async def validate(self, root: Path, env: str, *, seeds: int = 0, timeout: float | None = None) -> SandboxResult:
+    async def validate(
+        self, root: Path, env: str, *, seeds: int = 0, blind_seeds: int = 0, timeout: float | None = None
+    ) -> SandboxResult:
         """``awm validate`` of the bundle under ``root``, in full (``seeds``: also every template on that many
-        built worlds, as ``awm validate --seeds``)."""
-        return await self._run({"command": "validate", "root": str(root), "env": env, "seeds": seeds}, timeout)
+        built worlds, as ``awm validate --seeds``; ``blind_seeds``: then the blind-constant check on that many
+        worlds, enough instances to judge every information template)."""
+        request = {"command": "validate", "root": str(root), "env": env, "seeds": seeds, "blind_seeds": blind_seeds}
+        return await self._run(request, timeout)
 
     async def world(self, root: Path, env: str, worlds: list[str], *, timeout: float | None = None) -> SandboxResult:
         """Build ``world.py`` (isolated) for each world label (``s0``, ``s1d``, ``l0``, ...), load each into the
@@ -243,7 +247,8 @@ def main() -> None:
     if request["command"] == "probe":
         emit({"event": "done", **_probe(root, env, request["call_timeout"], request["calls_per_tool"], emit)})
     elif request["command"] == "validate":
-        emit({"event": "done", **_validate(root, env, emit, int(request.get("seeds") or 0))})
+        seeds, blind = int(request.get("seeds") or 0), int(request.get("blind_seeds") or 0)
+        emit({"event": "done", **_validate(root, env, emit, seeds, blind)})
     elif request["command"] == "world":
         emit({"event": "done", **_world(root, env, list(request["worlds"]), emit)})
     else:
@@ -383,14 +388,22 @@ def _world(root: Path, env: str, labels: list[str], emit: Callable[[dict[str, An
     return {"ok": not problems, "problems": problems, "stats": {"rows": counts, "digests": digests}, "tables": first}
 
 
-def _validate(root: Path, env: str, emit: Callable[[dict[str, Any]], None], seeds: int = 0) -> dict[str, Any]:
+def _validate(
+    root: Path, env: str, emit: Callable[[dict[str, Any]], None], seeds: int = 0, blind_seeds: int = 0
+) -> dict[str, Any]:
     import re
 
     from awm.registry import Registry
-    from awm.validate import validate_env
+    from awm.validate import validate_blind, validate_env
 
     emit({"event": "stage", "what": "validating the bundle (gold solutions replay)"})
-    report = validate_env(env, Registry([root], include_default=False), seeds=seeds)
+    registry = Registry([root], include_default=False)
+    report = validate_env(env, registry, seeds=seeds)
+    if report.ok and blind_seeds > seeds:
+        emit({"event": "stage", "what": f"checking answers a policy could guess blind ({blind_seeds} worlds)"})
+        world = registry.load(env)
+        if world.templates and world.files.builder_path is not None:
+            validate_blind(world, report, range(blind_seeds))
     by_task: dict[str, list[str]] = {}
     problems = []
     for p in report.problems:

@@ -40,6 +40,7 @@ class Limits:
     max_world_rows: int = 5000
     large_factor: int = 5  # the large world has at least this many times the small one's rows
     validate_seeds: int = 5  # built worlds every template is validated on (audit included)
+    blind_seeds: int = 20  # worlds the blind-constant check draws from (enough to judge every template)
 
 
 @dataclass

@@ -99,7 +99,11 @@ class TemplatesStage(Stage[TemplatesOut]):
             return {k: v for k, v in found.items() if v}
         self._write(draft, templates, fixed)
         res = await env.sandbox.validate(
-            draft.staging, draft.env_id, seeds=lim.validate_seeds, timeout=max(env.sandbox.timeout, 900.0)
+            draft.staging,
+            draft.env_id,
+            seeds=lim.validate_seeds,
+            blind_seeds=lim.blind_seeds,
+            timeout=max(env.sandbox.timeout, 900.0),
         )
         ids_known = [t.id for t in templates]
         for p in res.problems:
