@@ -5,20 +5,22 @@
     python benchmarks/gen_transcripts.py --replay . FIXTURES/*/          # re-generate into the catalog
 
 A RUN_DIR holds ``relay/`` (the relay's requests, answers and log.jsonl) and ``out/`` (the generator's
-output root, with ``.awm-gen/report.json`` and the response cache). Per scenario: requests, retries per
+output root, with ``.awm-gen/report.json`` and the response cache); a run continued in a fresh output
+root (the cached answers replayed, new requests to the same relay) links the first run as ``earlier``.
+Per scenario: requests, retries per
 stage and the first problem each retry was sent back for, characters and estimated tokens in and out
 (characters / 4: the relay cannot count a helper's tokens), the model's wall time (waiting for answers)
 and the checks' wall time, and the ``awm stats`` row of the environment written.
 
-``--pack`` writes the replayable fixture of each run to ``FIXTURES/<run>/``: ``transcript.jsonl.gz``
+``--pack`` writes the replayable fixture of each run to ``FIXTURES/<env>/``: ``transcript.jsonl.gz``
 (every request's messages and the answer, in order: ``python -m awm.gen.relay replay`` serves it),
 ``log.jsonl`` and ``run.json`` (the scenario and the settings to replay with).
 
 ``--replay ROOT`` takes packed fixtures instead of runs: each is generated again offline from its
 transcript with the current code (``awm.gen.relay.replay_fixture``), the environment is copied into
-``ROOT/envs`` and ``ROOT/verifiers`` (the catalog, for ``ROOT`` = the repository), and the requests whose
-text now differs from the recording are saved in ``run.json`` as ``diverges`` (what the replay test
-expects).
+``ROOT/envs`` and ``ROOT/verifiers`` (the catalog, for ``ROOT`` = the repository); with ``--record`` the
+requests whose text now differs from the recording are saved in ``run.json`` as ``diverges`` (what the
+replay test expects).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def summarise(run: Path) -> dict[str, Any]:
         "tokens_in": sum(e["tokens_estimated"]["prompt_tokens"] for e in log),
         "tokens_out": sum(e["tokens_estimated"]["completion_tokens"] for e in log),
         "model_s": round(sum(e["seconds"] for e in log)),
-        "total_s": round(job.get("seconds", 0)),
+        "total_s": round(job.get("seconds", 0) + _earlier_seconds(run)),
         "stage": job.get("stage"),
         "problems": job.get("problems", [])[:3],
     }
@@ -80,6 +82,15 @@ def summarise(run: Path) -> dict[str, Any]:
             "world_builder": s.world_builder,
         }
     return row
+
+
+def _earlier_seconds(run: Path) -> float:
+    """A run continued in a fresh output root (``run/earlier`` links the first one): its time counts too."""
+    earlier = run / "earlier"
+    if not (earlier / "out" / ".awm-gen" / "report.json").is_file():
+        return 0.0
+    report = json.loads((earlier / "out" / ".awm-gen" / "report.json").read_text())
+    return float(report["jobs"][-1].get("seconds", 0)) + _earlier_seconds(earlier)
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -102,7 +113,8 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def pack(run: Path, dest: Path, settings: dict[str, Any]) -> None:
-    target = dest / run.name
+    report = json.loads((run / "out" / ".awm-gen" / "report.json").read_text())
+    target = dest / str(report["jobs"][-1].get("env") or run.name)
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -129,7 +141,7 @@ def pack(run: Path, dest: Path, settings: dict[str, Any]) -> None:
     )
 
 
-def replay_into(fixture: Path, root: Path) -> str:
+def replay_into(fixture: Path, root: Path, record: bool = False) -> str:
     import tempfile
 
     from awm.gen.relay import replay_fixture
@@ -145,9 +157,10 @@ def replay_into(fixture: Path, root: Path) -> str:
             if target.exists():
                 shutil.rmtree(target)
             shutil.copytree(out / sub / env, target)
-    spec = json.loads((fixture / "run.json").read_text())
-    spec["diverges"] = replayer.diverged
-    (fixture / "run.json").write_text(json.dumps(spec, indent=1) + "\n")
+    if record:
+        spec = json.loads((fixture / "run.json").read_text())
+        spec["diverges"] = replayer.diverged
+        (fixture / "run.json").write_text(json.dumps(spec, indent=1) + "\n")
     return f"{fixture.name}: {env} written to {root}; {len(replayer.diverged)} request(s) differ from the recording"
 
 
@@ -155,12 +168,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", nargs="+", type=Path)
     ap.add_argument("--replay", type=Path, help="the runs are packed fixtures: re-generate each into this root")
+    ap.add_argument("--record", action="store_true", help="with --replay: save the divergent requests in run.json")
     ap.add_argument("--pack", type=Path, help="write each run's replayable fixture under this folder")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = ap.parse_args()
     if args.replay:
         for fixture in args.runs:
-            print(replay_into(fixture, args.replay), flush=True)
+            print(replay_into(fixture, args.replay, args.record), flush=True)
         return
     rows = [summarise(r) for r in args.runs]
     if args.pack:
