@@ -28,6 +28,7 @@ from awm.gen.stages.verifiers import _seed_values, verifier_problems
 from awm.loader import dump_jsonl
 from awm.seeding import insert_seed
 from awm.templates import Template, TemplateError, instantiate
+from awm.world import stable_int
 
 GENERAL = "(environment)"  # problems not tied to one template
 
@@ -129,7 +130,8 @@ class TemplatesStage(Stage[TemplatesOut]):
     def _instances(
         self, templates: list[Template], draft: Draft, found: dict[str, list[str]]
     ) -> list[tuple[Task, TaskVerifier]]:
-        """One instance of every template in the canonical world, checked like a fixed task."""
+        """One instance of every template in the canonical world (a slot row chosen by the template's id),
+        checked like a fixed task."""
         assert draft.seed is not None and draft.scenario is not None
         conn, problems = build_schema(draft.schema_sql)
         if conn is None:
@@ -146,8 +148,8 @@ class TemplatesStage(Stage[TemplatesOut]):
             seed_values = _seed_values(draft)
             for i, t in enumerate(templates):
                 bad = found.setdefault(t.id, [])
-                try:
-                    inst = instantiate(conn, t, "c", 0, clock=draft.scenario.clock)
+                try:  # a pick per template: the fixed tasks are about different people and records
+                    inst = instantiate(conn, t, "c", stable_int("fixed", t.id), clock=draft.scenario.clock)
                 except (TemplateError, ValidationError, sqlite3.Error) as e:
                     bad.append(f"template {t.id}: {_one_line(e)} (in the seed-0 world)")
                     continue
