@@ -37,7 +37,7 @@ def test_an_unknown_environment_is_a_usage_error(command: str, tmp_path: Path) -
     assert "Traceback" not in res.output
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1, res.stderr
-    assert lines[0].startswith(f"awm {command}: unknown environment 'onlin_store'. Did you mean 'online_store'?")
+    assert lines[0].startswith(f"awm {command}: unknown environment 'onlin_store'. Did you mean 'online_store'")
     assert not list(tmp_path.iterdir())  # nothing was done
 
 

@@ -131,7 +131,7 @@ def test_worlds_are_identical_across_processes() -> None:
         capture_output=True,
         text=True,
         check=True,
-        env={"PYTHONHASHSEED": "12345", "PATH": ""},
+        env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"},  # bwrap, for the generated (untrusted) builders
         timeout=300,
     )
     assert json.loads(proc.stdout) == here

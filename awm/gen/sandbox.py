@@ -84,12 +84,27 @@ class Sandbox:
         )
 
     async def validate(
-        self, root: Path, env: str, *, seeds: int = 0, blind_seeds: int = 0, timeout: float | None = None
+        self,
+        root: Path,
+        env: str,
+        *,
+        seeds: int = 0,
+        blind_seeds: int = 0,
+        cover_seeds: tuple[int, int] = (0, 0),
+        timeout: float | None = None,
     ) -> SandboxResult:
         """``awm validate`` of the bundle under ``root``, in full (``seeds``: also every template on that many
         built worlds, as ``awm validate --seeds``; ``blind_seeds``: then the blind-constant check on that many
-        worlds, enough instances to judge every information template)."""
-        request = {"command": "validate", "root": str(root), "env": env, "seeds": seeds, "blind_seeds": blind_seeds}
+        worlds, enough instances to judge every information template; ``cover_seeds``: then every template must
+        have an instance in that many small worlds and that many with distractors)."""
+        request = {
+            "command": "validate",
+            "root": str(root),
+            "env": env,
+            "seeds": seeds,
+            "blind_seeds": blind_seeds,
+            "cover_seeds": cover_seeds,
+        }
         return await self._run(request, timeout)
 
     async def world(self, root: Path, env: str, worlds: list[str], *, timeout: float | None = None) -> SandboxResult:
@@ -248,7 +263,8 @@ def main() -> None:
         emit({"event": "done", **_probe(root, env, request["call_timeout"], request["calls_per_tool"], emit)})
     elif request["command"] == "validate":
         seeds, blind = int(request.get("seeds") or 0), int(request.get("blind_seeds") or 0)
-        emit({"event": "done", **_validate(root, env, emit, seeds, blind)})
+        cover = tuple(int(x) for x in request.get("cover_seeds") or (0, 0))
+        emit({"event": "done", **_validate(root, env, emit, seeds, blind, (cover[0], cover[1]))})
     elif request["command"] == "world":
         emit({"event": "done", **_world(root, env, list(request["worlds"]), emit)})
     else:
@@ -388,8 +404,41 @@ def _world(root: Path, env: str, labels: list[str], emit: Callable[[dict[str, An
     return {"ok": not problems, "problems": problems, "stats": {"rows": counts, "digests": digests}, "tables": first}
 
 
+def _coverage_gaps(world: Any, small: int, distractors: int) -> dict[str, list[str]]:
+    """Templates whose slots query returns no row in some built world: template id -> world labels."""
+    import sqlite3
+
+    from awm.diff import read_tables
+    from awm.seeding import insert_seed
+    from awm.templates import slot_rows
+    from awm.worldgen import WorldKey, build_seed
+
+    gaps: dict[str, list[str]] = {}
+    path = world.files.builder_path
+    if path is None or not world.templates:
+        return gaps
+    keys = [WorldKey(s) for s in range(small)] + [WorldKey(s, distractors=True) for s in range(distractors)]
+    for key in keys:
+        seed = build_seed(path, key, world.clock, trusted=world.manifest.trusted)
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            conn.executescript(world.files.schema_sql)
+            insert_seed(conn, seed, read_tables(conn), max_problems=1)
+            for tid, t in world.templates.items():
+                if not slot_rows(conn, t, world.clock)[1]:
+                    gaps.setdefault(tid, []).append(key.label)
+        finally:
+            conn.close()
+    return gaps
+
+
 def _validate(
-    root: Path, env: str, emit: Callable[[dict[str, Any]], None], seeds: int = 0, blind_seeds: int = 0
+    root: Path,
+    env: str,
+    emit: Callable[[dict[str, Any]], None],
+    seeds: int = 0,
+    blind_seeds: int = 0,
+    cover_seeds: tuple[int, int] = (0, 0),
 ) -> dict[str, Any]:
     import re
 
@@ -404,6 +453,17 @@ def _validate(
         world = registry.load(env)
         if world.templates and world.files.builder_path is not None:
             validate_blind(world, report, range(blind_seeds))
+    if report.ok and any(cover_seeds):
+        emit({"event": "stage", "what": "checking every template has instances in every world"})
+        world = registry.load(env)
+        for tid, labels in _coverage_gaps(world, *cover_seeds).items():
+            report.add(
+                f"template {tid}",
+                f"no instance in world(s) {', '.join(labels[:8])}{' ...' if len(labels) > 8 else ''} (its slots query "
+                f"returns no row there; {cover_seeds[0]} small worlds and {cover_seeds[1]} with near-duplicates were "
+                "built): every world a user builds must offer one. Base the query on what world.py plants in "
+                "every world, or widen it",
+            )
     by_task: dict[str, list[str]] = {}
     problems = []
     for p in report.problems:

@@ -21,6 +21,7 @@ LIMITS = Limits(
     min_world_rows=30,
     large_factor=3,
     validate_seeds=2,
+    cover_seeds=(6, 2),
     blind_seeds=0,  # six cakes: a guessable answer by design; the blind gate is exercised by the transcripts
 )
 

@@ -41,6 +41,7 @@ class Limits:
     large_factor: int = 5  # the large world has at least this many times the small one's rows
     validate_seeds: int = 5  # built worlds every template is validated on (audit included)
     blind_seeds: int = 20  # worlds the blind-constant check draws from (enough to judge every template)
+    cover_seeds: tuple[int, int] = (40, 15)  # every template has instances in these small / distractor worlds
 
 
 @dataclass

@@ -104,6 +104,7 @@ class TemplatesStage(Stage[TemplatesOut]):
             draft.env_id,
             seeds=lim.validate_seeds,
             blind_seeds=lim.blind_seeds,
+            cover_seeds=lim.cover_seeds,
             timeout=max(env.sandbox.timeout, 900.0),
         )
         ids_known = [t.id for t in templates]
