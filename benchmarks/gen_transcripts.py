@@ -112,7 +112,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def pack(run: Path, dest: Path, settings: dict[str, Any]) -> None:
+def pack(run: Path, dest: Path, settings: dict[str, Any], superseded: frozenset[str] = frozenset()) -> None:
     report = json.loads((run / "out" / ".awm-gen" / "report.json").read_text())
     target = dest / str(report["jobs"][-1].get("env") or run.name)
     if target.exists():
@@ -129,6 +129,7 @@ def pack(run: Path, dest: Path, settings: dict[str, Any]) -> None:
                         "request": path.stem,
                         "messages": request["messages"],
                         "answer": answer.read_text() if answer.is_file() else None,
+                        **({"superseded": True} if path.stem in superseded else {}),
                     },
                     ensure_ascii=False,
                 )
@@ -171,6 +172,13 @@ def main() -> None:
     ap.add_argument("--record", action="store_true", help="with --replay: save the divergent requests in run.json")
     ap.add_argument("--pack", type=Path, help="write each run's replayable fixture under this folder")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ap.add_argument(
+        "--superseded",
+        action="append",
+        default=[],
+        metavar="REQUEST",
+        help="with --pack: a request whose answer replied to a check since fixed (kept, marked, not replayed)",
+    )
     args = ap.parse_args()
     if args.replay:
         for fixture in args.runs:
@@ -179,7 +187,7 @@ def main() -> None:
     rows = [summarise(r) for r in args.runs]
     if args.pack:
         for r in args.runs:
-            pack(r, args.pack, {})
+            pack(r, args.pack, {}, frozenset(args.superseded))
     if args.json:
         print(json.dumps(rows, indent=1))
         return
