@@ -4,16 +4,20 @@ Dependency-light on purpose: the standard library, ``faker`` and ``awm.errors`` 
 module runs a builder in this process (``awm.worldgen``, trusted bundles) and inside the sandboxed
 ``world`` worker (``awm.isolation.guest.world``, untrusted bundles), which sees these two files of
 the package and nothing else. Builders import them as ``from awm.worldgen import WorldContext``
-(``awm.worldgen`` re-exports them; inside the sandbox a shim of that name does).
+(``awm.worldgen`` re-exports them; inside the sandbox a shim of that name does). ``WorldKey`` and the
+wording of a builder's errors live here too, so the sandbox's parent side (``awm.isolation.worlds``)
+needs nothing of ``awm.worldgen``, which calls it.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
+from pathlib import Path
 from typing import TypeVar
 
 from faker import Faker
@@ -96,4 +100,74 @@ class WorldContext:
         raise WorldBuildError(f"could not draw a unique value after {tries} tries (last {v!r})")
 
 
-__all__ = ["Scale", "WorldBuildError", "WorldContext"]
+_LABEL = re.compile(r"([sl])(0|[1-9][0-9]*)(d?)")
+
+
+@dataclass(frozen=True, order=True)
+class WorldKey:
+    """Which initial world: the canonical seed data (``seed`` None) or a built one."""
+
+    seed: int | None = None
+    scale: Scale = Scale.small
+    distractors: bool = False
+
+    @property
+    def canonical(self) -> bool:
+        return self.seed is None
+
+    @property
+    def label(self) -> str:
+        """Short, id-safe: ``c`` (canonical), ``s12`` (small, seed 12), ``l12d`` (large, with distractors)."""
+        if self.seed is None:
+            return "c"
+        return f"{'s' if self.scale == Scale.small else 'l'}{self.seed}{'d' if self.distractors else ''}"
+
+    @classmethod
+    def parse(cls, label: str) -> WorldKey:
+        if label == "c":
+            return cls()
+        m = _LABEL.fullmatch(label)
+        if m is None:  # strict, the inverse of label: int() alone takes "s+1", "s01", "s1_0", "s 1"
+            raise WorldBuildError(f"bad world label {label!r}: use c, s<seed>, l<seed>, optionally ending in d")
+        return cls(int(m.group(2)), Scale.small if m.group(1) == "s" else Scale.large, bool(m.group(3)))
+
+
+def module_name(path: Path, digest: str) -> str:
+    """The module name a builder is imported under (here and in the sandbox alike)."""
+    return f"_awm_world_{path.parent.name}_{digest[:8]}"
+
+
+# -- the errors of a builder, worded alike whether it ran here or in its sandbox --------------------
+def import_failed(path: Path, kind: str, message: str) -> WorldBuildError:
+    return WorldBuildError(f"{path}: does not import: {kind}: {message}")
+
+
+def no_build(path: Path) -> WorldBuildError:
+    return WorldBuildError(f"{path}: defines no build(ctx) function")
+
+
+def build_failed(path: Path, key: WorldKey, why: str) -> WorldBuildError:
+    """``why``: ``"<ExceptionType>: <message>"``, or what stopped a sandboxed build."""
+    return WorldBuildError(f"{path.parent.name} world {key.label}: build failed: {why}")
+
+
+def not_a_dict(path: Path, type_name: str) -> WorldBuildError:
+    return WorldBuildError(f"{path}: build() must return a dict of table -> rows, got {type_name}")
+
+
+def not_rows(path: Path, detail: str) -> WorldBuildError:
+    return WorldBuildError(f"{path}: build() must return table -> list of row dicts: {detail}")
+
+
+__all__ = [
+    "Scale",
+    "WorldBuildError",
+    "WorldContext",
+    "WorldKey",
+    "build_failed",
+    "import_failed",
+    "module_name",
+    "no_build",
+    "not_a_dict",
+    "not_rows",
+]

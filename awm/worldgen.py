@@ -18,10 +18,8 @@ that is not trusted (``env.json``) has its builder run in that worker (``build_s
 from __future__ import annotations
 
 import hashlib
-import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,48 +28,22 @@ from pydantic import ValidationError
 
 from awm.bundle import SeedData
 from awm.loader import import_file
-from awm.worldctx import Scale, WorldBuildError, WorldContext
-
-_LABEL = re.compile(r"([sl])(0|[1-9][0-9]*)(d?)")
-
-
-@dataclass(frozen=True, order=True)
-class WorldKey:
-    """Which initial world: the canonical seed data (``seed`` None) or a built one."""
-
-    seed: int | None = None
-    scale: Scale = Scale.small
-    distractors: bool = False
-
-    @property
-    def canonical(self) -> bool:
-        return self.seed is None
-
-    @property
-    def label(self) -> str:
-        """Short, id-safe: ``c`` (canonical), ``s12`` (small, seed 12), ``l12d`` (large, with distractors)."""
-        if self.seed is None:
-            return "c"
-        return f"{'s' if self.scale == Scale.small else 'l'}{self.seed}{'d' if self.distractors else ''}"
-
-    @classmethod
-    def parse(cls, label: str) -> WorldKey:
-        if label == "c":
-            return cls()
-        m = _LABEL.fullmatch(label)
-        if m is None:  # strict, the inverse of label: int() alone takes "s+1", "s01", "s1_0", "s 1"
-            raise WorldBuildError(f"bad world label {label!r}: use c, s<seed>, l<seed>, optionally ending in d")
-        return cls(int(m.group(2)), Scale.small if m.group(1) == "s" else Scale.large, bool(m.group(3)))
-
+from awm.worldctx import (  # re-exported: the public names stay importable from here
+    Scale,
+    WorldBuildError,
+    WorldContext,
+    WorldKey,
+    build_failed,
+    import_failed,
+    module_name,
+    no_build,
+    not_a_dict,
+    not_rows,
+)
 
 Builder = Callable[[WorldContext], dict[str, list[dict[str, Any]]]]
 _BUILDERS: dict[tuple[str, str], Builder] = {}
 _LOCK = threading.Lock()
-
-
-def module_name(path: Path, digest: str) -> str:
-    """The module name a builder is imported under (here and in the sandbox alike)."""
-    return f"_awm_world_{path.parent.name}_{digest[:8]}"
 
 
 def load_builder(path: Path) -> Builder:
@@ -90,28 +62,6 @@ def load_builder(path: Path) -> Builder:
             raise no_build(path)
         _BUILDERS[key] = build
         return build
-
-
-# -- the errors of a builder, worded alike whether it ran here or in its sandbox --------------------
-def import_failed(path: Path, kind: str, message: str) -> WorldBuildError:
-    return WorldBuildError(f"{path}: does not import: {kind}: {message}")
-
-
-def no_build(path: Path) -> WorldBuildError:
-    return WorldBuildError(f"{path}: defines no build(ctx) function")
-
-
-def build_failed(path: Path, key: WorldKey, why: str) -> WorldBuildError:
-    """``why``: ``"<ExceptionType>: <message>"``, or what stopped a sandboxed build."""
-    return WorldBuildError(f"{path.parent.name} world {key.label}: build failed: {why}")
-
-
-def not_a_dict(path: Path, type_name: str) -> WorldBuildError:
-    return WorldBuildError(f"{path}: build() must return a dict of table -> rows, got {type_name}")
-
-
-def not_rows(path: Path, detail: str) -> WorldBuildError:
-    return WorldBuildError(f"{path}: build() must return table -> list of row dicts: {detail}")
 
 
 def build_seed(path: Path, key: WorldKey, clock: datetime, *, trusted: bool = True) -> SeedData:

@@ -21,8 +21,16 @@ from awm.errors import IsolationError, WorkerTimeout
 from awm.isolation.guest.protocol import ProtocolError, decode_value
 from awm.isolation.pools import get_pool
 from awm.isolation.sandbox import INSTALL_HINT, Limits, available
-from awm.worldctx import WorldBuildError
-from awm.worldgen import WorldKey, build_failed, import_failed, module_name, no_build, not_a_dict, not_rows
+from awm.worldctx import (
+    WorldBuildError,
+    WorldKey,
+    build_failed,
+    import_failed,
+    module_name,
+    no_build,
+    not_a_dict,
+    not_rows,
+)
 
 LIMITS = Limits(call_s=60.0)  # wall seconds per build (a large world takes about a second)
 POOL_SIZE = 2
