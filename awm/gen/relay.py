@@ -78,9 +78,9 @@ class Relay:
         time.sleep(0.2)  # a writer that is still flushing
         content = answer_path.read_text(encoding="utf-8")
         waited = time.monotonic() - started
+        response = completion(f"relay-{name}", request, content)
+        usage = response["usage"]
         chars_in = sum(len(str(m.get("content", ""))) for m in messages)
-        usage = {"prompt_tokens": chars_in // 4, "completion_tokens": len(content) // 4}
-        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         with self._lock, (self.dir / "log.jsonl").open("a", encoding="utf-8") as log:
             log.write(
                 json.dumps(
@@ -95,18 +95,26 @@ class Relay:
                 )
                 + "\n"
             )
-        return {
-            "id": f"relay-{name}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": request.get("model", "relay"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            "usage": usage,
-        }
+        return response
 
     def pending(self) -> list[str]:
         done = {p.stem for p in self.answers.glob("*.txt")}
         return sorted(p.stem for p in self.requests.glob("*.json") if p.stem not in done)
+
+
+def completion(response_id: str, request: dict[str, Any], content: str) -> dict[str, Any]:
+    """The chat-completion response for ``content``; token counts estimated as characters / 4."""
+    chars_in = sum(len(str(m.get("content", ""))) for m in request.get("messages") or [])
+    usage = {"prompt_tokens": chars_in // 4, "completion_tokens": len(content) // 4}
+    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+    return {
+        "id": response_id,
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "relay"),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": usage,
+    }
 
 
 def stage_of(request: dict[str, Any]) -> str:
@@ -143,18 +151,7 @@ class Replayer:
             record = queue[n]
             if record["messages"] != request.get("messages"):
                 self.diverged.append(record["request"])
-        content = str(record["answer"])
-        chars_in = sum(len(str(m.get("content", ""))) for m in request.get("messages") or [])
-        usage = {"prompt_tokens": chars_in // 4, "completion_tokens": len(content) // 4}
-        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-        return {
-            "id": f"replay-{record['request']}",
-            "object": "chat.completion",
-            "created": 0,
-            "model": request.get("model", "replay"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            "usage": usage,
-        }
+        return completion(f"replay-{record['request']}", request, str(record["answer"]))
 
 
 def start_replay(transcript: Path, port: int = 0) -> tuple[Replayer, ThreadingHTTPServer]:
