@@ -20,7 +20,7 @@ import json
 import math
 import re
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -298,10 +298,6 @@ MAX_PIECES = 60
 def _cut_items(line: str, exp: Expected, allowed: frozenset[str]) -> list[int] | None:
     """The expected items one line lists, separated by commas, where an item may itself hold a comma
     (``Tooth extraction, per tooth``) or an ``and``: the first way to cut the line into items, or None."""
-    parts = re.split(r"(\s*,\s*)", line)
-    pieces, joins = parts[0::2], parts[1::2]
-    if len(pieces) > MAX_PIECES:
-        return None
 
     def one(text: str) -> list[int] | None:
         text = re.sub(r"^(?:and\s+|&\s*|[-*\u2022]\s+|\d+[.)]\s+)", "", text.strip(), flags=re.I).strip()
@@ -309,6 +305,32 @@ def _cut_items(line: str, exp: Expected, allowed: frozenset[str]) -> list[int] |
             return []
         i = _which_item(text, exp, allowed)
         return [i] if i is not None else _split_and(text, exp, allowed)
+
+    found = _cut(re.split(r"(\s*,\s*)", line), one, MAX_PIECES)
+    return list(found) if found is not None else None
+
+
+def _split_and(seg: str, exp: Expected, allowed: frozenset[str]) -> list[int] | None:
+    """``a and b`` where ``and`` may also be inside an item (``Salt and Pepper Mill and Oak Lamp``): the
+    first way to cut the text at its ``and``s into two or more expected items, or None."""
+
+    def one(text: str) -> list[int] | None:
+        i = _which_item(text.strip(), exp, allowed)
+        return [i] if i is not None else None
+
+    parts = re.split(r"(\s+(?:and|&)\s+)", seg, flags=re.I)
+    if len(parts) == 1:
+        return None
+    found = _cut(parts, one, 9)
+    return list(found) if found is not None and len(found) > 1 else None
+
+
+def _cut(parts: list[str], one: Callable[[str], list[int] | None], max_pieces: int) -> tuple[int, ...] | None:
+    """``parts`` (text split with its separators kept, ``re.split`` with a group) cut into consecutive runs
+    of pieces, rejoined with their separators, each of which ``one`` reads as items: the first way, or None."""
+    pieces, joins = parts[0::2], parts[1::2]
+    if len(pieces) > max_pieces:
+        return None
 
     @functools.cache
     def cut(start: int) -> tuple[int, ...] | None:
@@ -324,32 +346,7 @@ def _cut_items(line: str, exp: Expected, allowed: frozenset[str]) -> list[int] |
                 return (*hits, *rest)
         return None
 
-    found = cut(0)
-    return list(found) if found is not None else None
-
-
-def _split_and(seg: str, exp: Expected, allowed: frozenset[str]) -> list[int] | None:
-    """``a and b`` where ``and`` may also be inside an item (``Salt and Pepper Mill and Oak Lamp``): the
-    first way to cut the text at its ``and``s into two or more expected items, or None."""
-    parts = re.split(r"(\s+(?:and|&)\s+)", seg, flags=re.I)
-    pieces, joins = parts[0::2], parts[1::2]
-    if len(joins) > 8 or not joins:
-        return None
-
-    def cut(start: int) -> list[int] | None:
-        for end in range(start + 1, len(pieces) + 1):
-            text = "".join(p + (joins[i] if i < end - 1 else "") for i, p in enumerate(pieces[start:end], start))
-            i = _which_item(text.strip(), exp, allowed)
-            if i is not None:
-                if end == len(pieces):
-                    return [i]
-                rest = cut(end)
-                if rest is not None:
-                    return [i, *rest]
-        return None
-
-    found = cut(0)
-    return found if found is not None and len(found) > 1 else None
+    return cut(0)
 
 
 def _which_item(element: Any, exp: Expected, allowed: frozenset[str]) -> int | None:
