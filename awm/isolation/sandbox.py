@@ -135,8 +135,19 @@ def command(kind: str, limits: Limits) -> list[str]:
         argv += ["--ro-bind", str(PKG_DIR / name), f"{PKG_MOUNT}/awm/{name}"]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.scratch_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp"]
-    argv += [sys.executable, "-I", "-B", f"{GUEST_MOUNT}/main.py", kind]
+    argv += [interpreter(), "-I", "-B", f"{GUEST_MOUNT}/main.py", kind]
     return argv
+
+
+def interpreter() -> str:
+    """This interpreter by a path that exists inside the sandbox: ``sys.executable`` may reach the venv through
+    a symlink (a clone's ``.venv`` linked from elsewhere, a path under ``/tmp``), and only the real folders are
+    mounted. A venv's ``bin/python`` is kept (not resolved to the base interpreter), so the venv's packages load."""
+    if sys.prefix != sys.base_prefix:
+        exe = os.path.join(os.path.realpath(sys.prefix), "bin", os.path.basename(sys.executable))
+        if os.path.exists(exe):
+            return exe
+    return os.path.realpath(sys.executable)
 
 
 def _top_level() -> list[str]:

@@ -190,3 +190,24 @@ def test_no_bubblewrap_is_a_world_build_error_with_the_install_hint(tmp_path: Pa
     monkeypatch.setattr(worlds, "available", lambda: False)
     with pytest.raises(WorldBuildError, match="apt-get install bubblewrap"):
         build_seed(_builder(tmp_path, GOOD), WorldKey(1), CLOCK, trusted=False)
+
+
+def test_a_venv_reached_through_a_symlink_under_tmp_still_runs_the_worker(roots, tmp_path: Path) -> None:
+    """A clone whose ``.venv`` is a symlink (the README harness's sandbox clone, a venv linked from elsewhere):
+    ``sys.executable`` names a path under ``/tmp`` that the sandbox does not mount, so the worker must be started
+    by the venv's real path, or every untrusted build dies with "the pipe closed"."""
+    import subprocess
+    import sys
+
+    link = tmp_path / "linked-venv"
+    link.symlink_to(Path(sys.prefix).resolve())
+    python = link / "bin" / Path(sys.executable).name
+    script = (
+        "import sys; from pathlib import Path; from awm.registry import Registry; from awm.world import World;"
+        "from awm.worldgen import WorldKey;"
+        f"w = Registry([Path({str(roots[1])!r})], include_default=False).load({ENV!r});"
+        "print(sum(len(r) for r in World(w._canonical_files, key=WorldKey(3)).files.seed.tables.values()))"
+    )
+    out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.strip().splitlines()[-1]) > 30
