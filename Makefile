@@ -22,14 +22,17 @@ demo: $(STAMP)
 validate: $(STAMP)
 	$(VENV)/bin/awm validate
 
+# every core (pytest-xdist); a README section's blocks stay on one worker (xdist_group), in order
+XDIST ?= -n auto --dist loadgroup
+
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST)
 
 test-all: $(STAMP)
-	$(PY) -m pytest -m "slow or not slow"
+	$(PY) -m pytest $(XDIST) -m "slow or not slow"
 
 test-slow: $(STAMP)
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest $(XDIST) -m slow
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check awm tests benchmarks examples

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from awm.bundle import Manifest
 from awm.errors import AwmError, BundleError, UnknownEnvironmentError
-from awm.loader import read_bundle, read_manifest
+from awm.loader import read_manifest
 from awm.world import World
+from awm.worldcache import load_world
 from awm.worldgen import WorldKey
 
 ENV_VAR = "AWM_PATH"
@@ -111,7 +112,7 @@ class Registry:
                 raise UnknownEnvironmentError(name, difflib.get_close_matches(name, list(entries), 3), sorted(entries))
             if entry.error is not None:
                 raise BundleError(name, [entry.error])
-            world = World(read_bundle(entry.env_dir, entry.verifier_dir))
+            world = load_world(entry.env_dir, entry.verifier_dir)  # compiled once, then from the disk cache
             self._worlds[name] = world
             return world
 

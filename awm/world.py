@@ -141,11 +141,44 @@ class World:
         self.task_ids = [t.id for t in files.tasks]
         self.template_ids = list(self.templates)
         self._slot_rows: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
+        self._attach_tools(self.tools)
+
+    def _attach_tools(self, tools: dict[str, ToolDef]) -> None:
+        """What the world derives from its tools, and its own locks and caches of built worlds."""
+        self.tools = tools
+        self._tool_params = {name: td.parameters.get("properties", {}) for name, td in tools.items()}
+        self._lock = threading.RLock()
+        self._parent = None
+        self._variants = OrderedDict()
+        self._building = {}
         self._specs = tuple(
             ToolSpec(name=t.name, description=t.description, write=t.write, parameters=t.parameters, actor=t.actor)
-            for t in self.tools.values()
+            for t in tools.values()
         )
         self._openai = [s.openai() for s in self._specs]
+
+    # -- the compiled state, for awm.worldcache ---------------------------------------------------
+    _TRANSIENT = frozenset({"tools", "_tool_params", "_lock", "_parent", "_variants", "_building", "_specs", "_openai"})
+
+    def state(self) -> dict[str, Any]:
+        """Everything compiling the canonical world produced, without the tools (code, imported on restore)
+        or the locks and caches of a live world: picklable, and ``restore`` makes the same world of it."""
+        if not self.key.canonical:
+            raise ValueError("only a canonical world's compiled state is kept")
+        return {k: v for k, v in vars(self).items() if k not in self._TRANSIENT}
+
+    @classmethod
+    def restore(cls, state: dict[str, Any]) -> World:
+        """The world ``state()`` described, its ``tools.py`` imported again (``BundleError`` if it no longer
+        imports)."""
+        world = cls.__new__(cls)
+        world.__dict__.update(state)
+        problems: list[str] = []
+        tools = world._import_tools(problems)
+        if problems:
+            raise BundleError(world.id, problems)
+        world._attach_tools(tools)
+        return world
 
     # -- public ---------------------------------------------------------------------------------
     def episode(

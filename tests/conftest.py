@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +16,23 @@ from awm.registry import Registry, default_registry
 from awm.validate import Report, validate_env
 from awm.world import World
 
+if os.environ.get("PYTEST_XDIST_WORKER"):  # xdist's workers get COLUMNS=80, LINES=24: a terminal nobody has
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
 FIXTURE_ROOT = Path(__file__).parent / "fixtures" / "root"
+
+# Sweeps over every environment run one representative of each class in the default run (hand-written,
+# generated, the test fixture) and the rest under ``-m slow`` (``make test-slow``, run by CI too).
+REPRESENTATIVES = frozenset({"online_store", "marina", "mini_shop"})
+
+
+def sweep(envs: list[str], *, key: Callable[[str], str] = lambda e: e) -> list[Any]:
+    """``envs`` as parameters: the representatives as they are, every other one marked slow.
+    ``key`` maps a parameter to its environment's name (a gym id, a (gym id, task) pair ...)."""
+    return [e if key(e) in REPRESENTATIVES else pytest.param(e, marks=pytest.mark.slow) for e in envs]
+
+
 FAULTY_TOOLS = Path(__file__).parent / "fixtures" / "faulty_tools.py"
 
 

@@ -47,6 +47,8 @@ from tests.docs.harness import DOCS, NESTED, ROOT, Block, DocsRunner, parse
 README = (ROOT / "README.md").read_text()
 PARSED = [parse(path) for path in DOCS]
 BLOCKS = [b for blocks, _ in PARSED for b in blocks if b.runnable]
+# under pytest-xdist (make test), every block runs on one worker, in the README's order, in one sandbox clone
+pytestmark = pytest.mark.xdist_group("readme")
 
 
 def _param(block: Block) -> object:

@@ -96,12 +96,14 @@ class EpisodeHandle:
 
 
 class EpisodePool:
-    """``hosts`` Ray actors serving one environment. Needs ``ray`` (the ``ray`` extra) and ``ray.init()``."""
+    """``hosts`` Ray actors serving one environment (default: as many as the cluster's CPUs hold,
+    ``num_cpus`` each).
+    Needs ``ray`` (the ``ray`` extra); starts a local cluster if ``ray.init()`` was not called."""
 
     def __init__(
         self,
         env: str,
-        hosts: int = 2,
+        hosts: int | None = None,
         *,
         paths: Sequence[str] | None = None,
         reward: Any = None,
@@ -112,10 +114,12 @@ class EpisodePool:
             import ray
         except ImportError as e:  # pragma: no cover - exercised only without the extra
             raise AwmError("EpisodePool needs Ray: pip install 'awm-gym[ray]'") from e
-        if hosts < 1:
+        if hosts is not None and hosts < 1:
             raise ValueError("hosts must be at least 1")
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False)
+        if hosts is None:  # every core: as many actors as the cluster's CPUs hold
+            hosts = max(1, int(ray.cluster_resources().get("CPU", num_cpus) // num_cpus))
         self._ray: Any = ray
         actor: Any = ray.remote(num_cpus=num_cpus)(_Host)
         self.hosts: list[Any] = [

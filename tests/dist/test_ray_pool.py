@@ -88,6 +88,17 @@ def test_fixture_roots_reach_the_actors(ray_local):
         p.close()
 
 
+def test_by_default_the_pool_has_an_actor_per_cpu(ray_local):
+    """The count only: this module's own pool holds some of the CPUs, so these actors are never scheduled."""
+    cpus = ray.cluster_resources()["CPU"]
+    for num_cpus in (1.0, 0.5):
+        p = EpisodePool("mini_shop", paths=[str(FIXTURE_ROOT)], num_cpus=num_cpus)
+        try:
+            assert len(p.hosts) == int(cpus // num_cpus) >= 2
+        finally:
+            p.close()
+
+
 def test_typed_answers_pass_through_the_actors(ray_local):
     p = EpisodePool("mini_shop", hosts=1, paths=[str(FIXTURE_ROOT)], num_cpus=0.5)
     try:

@@ -9,22 +9,27 @@ import gymnasium as gym
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from tests.gym.conftest import all_gym_ids, world_of
+from tests.conftest import REPRESENTATIVES, sweep
+from tests.gym.conftest import all_gym_ids, env_of, task_ids_of
 
 GYM_IDS = all_gym_ids()
+SWEPT = sweep(GYM_IDS, key=env_of)  # representatives in the default run, every environment under -m slow
 
 
 def _task_params():
+    """Every fixed task of every environment (read from tasks.jsonl: collecting compiles no world), those of
+    environments other than the representatives marked slow."""
     out = []
     for g in GYM_IDS:
+        marks = () if env_of(g) in REPRESENTATIVES else (pytest.mark.slow,)
         try:
-            out += [pytest.param(g, t, id=f"{g}:{t}") for t in world_of(g).task_ids]
+            out += [pytest.param(g, t, id=f"{g}:{t}", marks=marks) for t in task_ids_of(g)]
         except Exception:  # a broken bundle: fail in the test, not at collection
-            out.append(pytest.param(g, None, id=f"{g}:LOAD-FAILS"))
+            out.append(pytest.param(g, None, id=f"{g}:LOAD-FAILS", marks=marks))
     return out
 
 
-@pytest.mark.parametrize("gym_id", GYM_IDS)
+@pytest.mark.parametrize("gym_id", SWEPT)
 def test_check_env_passes(gym_id):
     env = gym.make(gym_id)
     check_env(env.unwrapped, skip_render_check=True)
@@ -103,7 +108,7 @@ def test_plain_text_answer_is_the_strict_fallback(gym_id, task_id, fmt):
     assert terminated and info["arguments"]["answer"] == text and info["outcome"] == 1.0, info
 
 
-@pytest.mark.parametrize("gym_id", GYM_IDS)
+@pytest.mark.parametrize("gym_id", SWEPT)
 def test_random_agent_never_crashes(gym_id):
     env = gym.make(gym_id, max_episode_steps=20)
     rng = random.Random(0)
