@@ -413,6 +413,15 @@ def serve(
         ),
     ] = False,
     expose_rewards: Annotated[bool, typer.Option(help="show reward channels in MCP results")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=255,
+            help="server processes on the same ports (SO_REUSEPORT); an episode (and a legacy MCP session) lives in "
+            "the worker that created it, and a request reaching another worker is forwarded to it",
+        ),
+    ] = 1,
     view_runs: Annotated[
         list[Path] | None,
         typer.Option("--view-runs", help="a run (awm eval directory or trajectory JSONL) for the viewer at /view/"),
@@ -450,7 +459,9 @@ def serve(
         print(f"awm serve: {line}", file=sys.stderr, flush=True)
 
     # binds both ports first (a busy one is an error at once), then loads for seconds, saying so
-    bound = prepare(cfg, host, port, control_host, control_port, view_runs=view_runs or [], progress=say)
+    bound = prepare(
+        cfg, host, port, control_host, control_port, view_runs=view_runs or [], progress=say, workers=workers
+    )
     envs = ", ".join(bound.planes.store.envs)
     console.print(f"AWM Gym serving {envs}", markup=False)
     console.print(f"  agent plane:   {bound.agent_url}  (MCP: /envs/<env>/mcp · OpenAPI: /docs)", markup=False)

@@ -3,7 +3,13 @@ resident memory with 1,000 live episodes. The server runs in its own process (``
 baseline is the same calls made in-process on an ``Episode``. Episodes are created on the control plane
 (the agent port + 1) and driven on the agent plane, as a trainer and its agents do.
 
-    python benchmarks/bench_serve.py [--env online_store] [--seconds 4]
+    python benchmarks/bench_serve.py [--env online_store] [--seconds 4] [--workers N]
+    python benchmarks/bench_serve.py --scaling 1,2 [--rounds 5]   # calls/s of awm serve --workers 1 vs 2 (wrk)
+
+``--scaling`` starts one server per worker count and alternates wrk runs between them, round after round
+(medians): "one episode per connection" (each wrk connection drives its own episode, as an agent with
+its own client does) and "episodes mixed" (every connection takes the episodes in turn, so with N
+workers most requests reach a worker that does not hold their episode and are forwarded).
 """
 
 from __future__ import annotations
@@ -138,13 +144,31 @@ end
 """
 
 
-def wrk_run(url: str, script: str, clients: int, seconds: float) -> tuple[float, float, float]:
+WRK_STICKY = """
+local ids = {%s}
+local body = '%s'
+local n = 0
+function setup(thread)
+  n = n + 1
+  thread:set("id", ids[n])
+end
+request = function()
+  return wrk.format("POST", "/episodes/" .. id .. "/call", {["Content-Type"] = "application/json"}, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("AWM %%d %%f %%f %%f %%d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1e6, latency:percentile(99) / 1e6, summary.errors.status))
+end
+"""
+
+
+def wrk_run(url: str, script: str, clients: int, seconds: float, threads: int = 1) -> tuple[float, float, float]:
     import tempfile
 
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{clients}", f"-d{max(1, round(seconds))}s", "-s", f.name, url],
+        ["wrk", f"-t{threads}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "-s", f.name, url],
         capture_output=True,
         text=True,
         check=True,
@@ -184,28 +208,92 @@ def wrk_load(url: str, env: str, task: str, tool: str, args: dict, clients: int,
         asyncio.run(drop_episodes(url, eids))
 
 
+def wrk_sticky(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
+    """HTTP load from wrk, one episode per connection (a wrk thread each)."""
+    eids = asyncio.run(new_episodes(url, env, task, clients))
+    body = json.dumps({"tool": tool, "arguments": args}).replace("'", "\\'")
+    try:
+        return wrk_run(url, WRK_STICKY % (", ".join(f'"{e}"' for e in eids), body), clients, seconds, clients)
+    finally:
+        asyncio.run(drop_episodes(url, eids))
+
+
+def start_server(env: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "awm.cli", "serve", "--port", str(port), "--env", env, "--max-episodes", "5000"]
+    proc = subprocess.Popen(
+        [*cmd, "--workers", str(workers)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    for _ in range(400):
+        try:
+            if httpx.get(f"{url}/health").status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    return proc, url
+
+
+def scaling(env: str, counts: list[int], rounds: int, seconds: float, clients: int) -> None:
+    """calls/s of awm serve --workers N for each N, alternating, medians over the rounds."""
+    if not shutil.which("wrk"):
+        raise SystemExit("--scaling needs wrk (apt-get install wrk): a Python load generator would take a core")
+    world = awm.load(env)
+    task, tool, args = pick_call(world)
+    servers = {n: start_server(env, n) for n in counts}
+    rates: dict[tuple[str, int], list[float]] = {}
+    try:
+        print(f"awm serve --workers {'/'.join(map(str, counts))} · {os.cpu_count()} CPUs shared with wrk · env {env} · "
+              f"{clients} connections · {rounds} rounds of {seconds:.0f} s, alternating")  # fmt: skip
+        for r in range(rounds):
+            for name, load in (("one episode per connection", wrk_sticky), ("episodes mixed", wrk_load)):
+                for n in counts[r % 2 :] + counts[: r % 2]:
+                    rate, _, _ = load(servers[n][1], env, task, tool, args, clients, seconds)
+                    rates.setdefault((name, n), []).append(rate)
+        for name in ("one episode per connection", "episodes mixed"):
+            base = statistics.median(rates[(name, counts[0])])
+            cells = "  ".join(
+                f"{n} worker(s) {statistics.median(rates[(name, n)]):6.0f}/s "
+                f"({statistics.median(rates[(name, n)]) / base:4.2f}×)"
+                for n in counts
+            )
+            print(f"{name:27} {cells}   per round: " + "; ".join(
+                f"{n}: " + " ".join(f"{x:.0f}" for x in rates[(name, n)]) for n in counts))  # fmt: skip
+    finally:
+        for proc, _ in servers.values():
+            proc.terminate()
+            proc.wait(15)
+
+
 async def mcp_load(url: str, env: str, task: str, tool: str, args: dict, clients: int, seconds: float):
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
     lat: list[float] = []
-    stop = time.perf_counter() + seconds
-
     eids = await new_episodes(url, env, task, clients)
+    connected = asyncio.Barrier(clients)  # the clock starts once every client has connected
+    window: list[float] = []
 
     async def worker(i: int) -> None:
         http = create_mcp_http_client(headers={"X-AWM-Episode": eids[i]})
         async with http, Client(streamable_http_client(f"{url}/envs/{env}/mcp", http_client=http)) as c:
+            await c.call_tool(tool, args)  # the client lists the tools on its first call
+            if await connected.wait() == 0:
+                window.append(time.perf_counter())
+            stop = time.perf_counter() + seconds
             while time.perf_counter() < stop:
                 t0 = time.perf_counter()
                 r = await c.call_tool(tool, args)
                 assert not r.is_error, r.content
                 lat.append(time.perf_counter() - t0)
 
-    t0 = time.perf_counter()
     await asyncio.gather(*(worker(i) for i in range(clients)))
-    rate = len(lat) / (time.perf_counter() - t0)
+    rate = len(lat) / (time.perf_counter() - window[0])
     await drop_episodes(url, eids)
     return rate, lat
 
@@ -234,7 +322,13 @@ def main() -> None:
     ap.add_argument("--env", default="online_store")
     ap.add_argument("--seconds", type=float, default=4.0)
     ap.add_argument("--clients", default="1,16,64")
+    ap.add_argument("--workers", type=int, default=1, help="awm serve --workers")
+    ap.add_argument("--scaling", default=None, help="worker counts to compare, e.g. 1,2 (wrk, 16 connections)")
+    ap.add_argument("--rounds", type=int, default=5, help="--scaling: rounds")
     a = ap.parse_args()
+    if a.scaling:
+        scaling(a.env, [int(x) for x in a.scaling.split(",")], a.rounds, a.seconds, 16)
+        return
     world = awm.load(a.env)
     task, tool, args = pick_call(world)
 
@@ -245,22 +339,8 @@ def main() -> None:
         n += 1
     inproc = n / (time.perf_counter() - t0)
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "awm.cli", "serve", "--port", str(port), "--env", a.env, "--max-episodes", "5000"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    proc, url = start_server(a.env, a.workers)
     try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{url}/health").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
         base_rss = rss_mib(proc.pid)
         print(
             f"AWM Gym server benchmark · {os.cpu_count()} CPUs (server and load generator share them) · "

@@ -32,6 +32,11 @@ trainer's API, a superset of the agent plane's episode routes.
 
 The agent plane's ``GET /`` is a small JSON index (its documentation and MCP endpoints).
 
+Environments compile on their first use (an episode, ``GET /envs/<env>``, the MCP endpoint), not at
+startup; a broken one answers ``500 broken_env`` with its bundle's problems. The steps an agent and a trainer
+take on every turn (``POST /episodes/{id}/call``, MCP ``tools/call``/``tools/list``) skip FastAPI's routing
+(``Planes.asgi``, ``awm.serve.mcp_fast``) and answer exactly as the routes do.
+
 Each plane has its own OpenAPI document (``/openapi.json``, ``/docs``), with every response's schema
 and every error status. Infrastructure errors are ``{"error": {"code", "message"}}`` everywhere (see
 ``awm.serve.guard`` for the limits on heads, bodies, nesting and time).
@@ -42,14 +47,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import math
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-from fastapi import Body, FastAPI, Request
+from fastapi import APIRouter, Body, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -57,7 +64,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from awm.actions import agent_tools, apply_action, generic_submit_spec, observation_text, step_info
@@ -67,8 +74,9 @@ from awm.errors import EpisodeClosedError
 from awm.registry import Registry, default_registry
 from awm.serve import models as m
 from awm.serve.config import ServeConfig
-from awm.serve.guard import GuardMiddleware
-from awm.serve.mcp_server import build_mcp_server
+from awm.serve.guard import GuardMiddleware, send_error
+from awm.serve.mcp_fast import FastMcp, replay
+from awm.serve.mcp_server import CURRENT_ENV, AgentMcp
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
 from awm.submit import MAX_EXPLANATION, SUBMIT, parse_submission, submit_spec
 
@@ -111,6 +119,7 @@ _WHY = {
     409: "the episode has ended",
     410: "the episode expired (idle) or was retired (a call that did not finish)",
     413: "request body too large",
+    500: "the environment cannot be loaded (broken_env: the message lists its bundle's problems)",
     422: "the request does not match its schema",
     503: "the server holds its maximum of live episodes",
     504: "a tool call did not finish in time; its episode is retired",
@@ -129,6 +138,12 @@ _EPISODE = (404, 410)  # any route on an existing episode
 _CALL = (*_EPISODE, 409, 422, 504)  # any step on an episode
 
 
+_MCP_ROUTE = re.compile(r"^/envs/([^/]+)/mcp$")
+_CALL_ROUTE = re.compile(r"^/episodes/([^/]+)/call$")
+_CALL_KEYS = frozenset({"tool", "arguments"})
+_MCP_METHODS = frozenset({"GET", "POST", "DELETE"})
+
+
 @dataclass
 class Planes:
     """The two ASGI apps of one server and the episodes they share."""
@@ -136,20 +151,107 @@ class Planes:
     agent: FastAPI
     control: FastAPI
     store: EpisodeStore
+    fast_paths: bool = True  # tool calls and MCP skip FastAPI's routing (False: everything through FastAPI)
 
     def asgi(self, control_ports: set[int]) -> ASGIApp:
         """One ASGI app for one uvicorn server listening on both planes' sockets: a request reaching a
-        port in ``control_ports`` goes to the control plane, any other to the agent plane."""
+        port in ``control_ports`` goes to the control plane, any other to the agent plane.
+
+        The requests an agent and a trainer make on every step (``POST /episodes/{id}/call``, MCP) go
+        straight to their handler behind the plane's guard (``app.state.direct``): FastAPI's routing,
+        validation and middleware add nothing to them but time. They answer as the FastAPI routes do, and a
+        request that is not plainly well formed goes through FastAPI (its validation writes the error)."""
         agent, control = self.agent, self.control
+        direct_agent: ASGIApp = agent.state.direct
+        direct_control: ASGIApp = control.state.direct
 
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
             server = scope.get("server")
-            if scope["type"] != "lifespan" and server is not None and server[1] in control_ports:
+            plane = scope.get("awm.plane")  # a request another worker forwarded (awm.serve.workers)
+            is_control = plane == "control" or (
+                plane is None and scope["type"] != "lifespan" and server is not None and server[1] in control_ports
+            )
+            if scope["type"] == "http" and self.fast_paths and _direct_route(scope, not is_control):
+                await (direct_control if is_control else direct_agent)(scope, receive, send)
+            elif is_control:
                 await control(scope, receive, send)
             else:
                 await agent(scope, receive, send)  # the agent plane owns the lifespan (MCP sessions, sweeper)
 
         return app
+
+
+def _direct_route(scope: Scope, agent: bool) -> bool:
+    method, path = scope["method"], scope["path"]
+    if method == "POST" and _CALL_ROUTE.match(path):
+        return True
+    return agent and method in _MCP_METHODS and _MCP_ROUTE.match(path) is not None
+
+
+class _Direct:
+    """A plane's hot paths behind its guard (see ``Planes.asgi``): ``POST /episodes/{id}/call`` and, on the
+    agent plane, MCP; ``fallback`` (the plane's FastAPI app) gets any request this does not answer."""
+
+    def __init__(
+        self,
+        store: EpisodeStore,
+        render: Callable[[StepResult], Any],
+        fallback: ASGIApp,
+        mcp: ASGIApp | None = None,
+    ):
+        self.store, self.render, self.fallback, self.mcp = store, render, fallback, mcp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.mcp is not None and (m := _MCP_ROUTE.match(scope["path"])):
+            await self.mcp({**scope, "path_params": {"env": m.group(1)}}, receive, send)
+            return
+        message = await receive()  # the whole body: the guard read it
+        if message["type"] != "http.request":
+            return
+        raw = message.get("body", b"")
+        body = self._call_body(scope, raw)
+        if body is None:  # FastAPI validates it, and writes the error
+            await self.fallback(scope, replay(raw, receive), send)
+            return
+        eid = _CALL_ROUTE.match(scope["path"]).group(1)  # type: ignore[union-attr]
+        try:
+            slot = _slot(self.store, eid)
+            res = await slot.run(lambda ep: _call(ep, body))
+            response: Response = FastJSON(self.render(res))
+        except ApiError as e:
+            response = _error(e.code, e.status, e.message)
+        except EpisodeClosedError as e:
+            response = _error("episode_ended", 409, str(e))
+        await response(scope, receive, send)
+
+    @staticmethod
+    def _call_body(scope: Scope, raw: bytes) -> m.CallBody | None:
+        """The body as ``m.CallBody`` when it plainly is one (a JSON object with a string ``tool`` and
+        ``arguments`` an object, a string or null, nothing else), else None."""
+        ctype = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
+        if not ctype.startswith(b"application/json"):
+            return None
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("tool"), str) or not data.keys() <= _CALL_KEYS:
+            return None
+        arguments = data.get("arguments")
+        if not (arguments is None or isinstance(arguments, (dict, str))):
+            return None
+        return m.CallBody.model_construct(tool=data["tool"], arguments=arguments)
+
+
+def _direct(cfg: ServeConfig, token: str | None, app: ASGIApp) -> ASGIApp:
+    """``app`` behind a plane's guard (the same limits and token as its FastAPI app)."""
+    return GuardMiddleware(
+        _LastResort(app),
+        token=token,
+        max_body=cfg.max_body_bytes,
+        max_depth=cfg.max_json_depth,
+        body_timeout=cfg.body_timeout,
+    )
 
 
 def create_planes(
@@ -158,15 +260,24 @@ def create_planes(
     """Both planes over one episode store; ``view_runs``: the runs the control plane's viewer shows."""
     cfg = config or ServeConfig()
     reg = registry or (Registry(cfg.paths) if cfg.paths else default_registry())
-    names = cfg.envs or reg.names()
-    for n in names:
-        reg.load(n)  # compile up front: a broken env fails at start, not on the first request
+    names = check_names(reg, cfg.envs)  # manifests only: each environment compiles on its first use
     store = EpisodeStore(reg, names, cfg.max_episodes, cfg.idle_ttl, cfg.call_timeout)
     views = _Views(store)
     agent = _agent_plane(cfg, store, views)
     control = _control_plane(cfg, store, views)
     _mount_viewer(control, store, view_runs)
     return Planes(agent, control, store)
+
+
+def check_names(reg: Registry, envs: Sequence[str] | None) -> list[str]:
+    """The environments to serve (default: every bundle whose manifest reads), each checked to exist
+    (``UnknownEnvironmentError`` with suggestions); nothing is compiled."""
+    entries = reg.entries()
+    names = list(envs) if envs else reg.names()
+    for name in names:
+        if name not in entries:
+            reg.load(name)  # raises UnknownEnvironmentError, with the closest names
+    return names
 
 
 def _mount_viewer(control: FastAPI, store: EpisodeStore, runs: Sequence[str | Path]) -> None:
@@ -306,7 +417,9 @@ def _base_app(title: str, description: str, cfg: ServeConfig, token: str | None,
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            docs = getattr(app.state, "doc_routes", None)  # routes documented, not served (the typed tool routes)
+            routes = [*app.routes, *(docs() if docs is not None else [])]
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=routes)
             if token:
                 doc.setdefault("components", {})["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
                 doc["security"] = [{"bearer": []}]
@@ -336,50 +449,92 @@ def _tool_routes(
     """One typed operation per tool (``POST /envs/<env>/episodes/{id}/tools/<tool>``) for OpenAPI clients.
     The body is validated by the episode, so a bad one is a recorded step; its answer is then a 422. An answer
     of the wrong type for the episode's task fits the generic ``submit_answer`` schema the route documents: it is
-    a recorded malformed step too, answered 200 (``ok`` false), as on ``/submit``."""
-    for env in store.envs:
-        world = store.registry.load(env)
-        specs = world.tool_specs()
-        if SUBMIT not in world.tools:
-            specs.append(generic_submit_spec())  # its real schema is per task: GET /episodes/{id} -> submit
-        for spec in specs:
+    a recorded malformed step too, answered 200 (``ok`` false), as on ``/submit``.
 
-            def make(env: str, tool: str, schema: dict[str, Any]) -> Any:
-                documented = jsonschema.Draft202012Validator(schema)
+    One route serves every tool of every environment (so that nothing compiles at startup); the OpenAPI
+    document lists each tool as its own operation, with its schema (built when the document is first asked for)."""
+    validators: dict[tuple[str, str], jsonschema.protocols.Validator | None] = {}
 
-                async def run_tool(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Response:
-                    slot = _slot(store, episode_id, env)
-                    # submit_answer's route documents the generic schema (any answer): a body that fits it is
-                    # no 422 even when the answer is of the wrong type for this episode's task (an observation);
-                    # nor is a body that fits the tool's documented schema but is refused beyond it (an integer
-                    # past 64 bits, NUL in text: awm.tooling's boundary checks): an observation too
-                    if tool == SUBMIT:
-                        fits_route = parse_submission(arguments)[2] is None
-                    else:
-                        fits_route = documented.is_valid(arguments)
-                    if tool == SUBMIT:
-                        action = {"tool": SUBMIT, "arguments": arguments}
-                        res = await slot.run(lambda ep: apply_action(ep, action))
-                    else:
-                        res = await slot.run(lambda ep: ep.call(tool, arguments))
-                    bad = res.error is not None and res.error.code in ("invalid_arguments", "malformed_action")
-                    return FastJSON(render(res), status_code=422 if bad and not fits_route else 200)
+    def validator(env: str, tool: str) -> jsonschema.protocols.Validator | None:
+        """The tool's documented schema (None: ``submit_answer``, whose route documents any answer); KeyError:
+        no such tool."""
+        key = (env, tool)
+        if key not in validators:
+            world = store.world(env)
+            if tool in world.tools:
+                validators[key] = jsonschema.Draft202012Validator(world.tools[tool].parameters)
+            elif tool == SUBMIT:
+                validators[key] = None
+            else:
+                raise KeyError(tool)
+        return validators[key]
 
-                return run_tool
+    async def run_tool(request: Request, env: str, episode_id: str, tool: str) -> Response:
+        if env not in store.envs:
+            return _error("not_found", 404, f"no route {request.method} {request.url.path} here; see /docs")
+        await store.load(env)
+        try:
+            documented = validator(env, tool)
+        except KeyError:
+            return _error("not_found", 404, f"no route {request.method} {request.url.path} here; see /docs")
+        raw = await request.body()
+        try:
+            arguments = json.loads(raw) if raw.strip() else {}
+        except (ValueError, RecursionError):
+            return _error("invalid_json", 400, "the request body is not valid JSON")
+        if not isinstance(arguments, dict):
+            return _error("invalid_request", 422, "body: Input should be a valid dictionary")
+        slot = _slot(store, episode_id, env)
+        # submit_answer's route documents the generic schema (any answer): a body that fits it is
+        # no 422 even when the answer is of the wrong type for this episode's task (an observation);
+        # nor is a body that fits the tool's documented schema but is refused beyond it (an integer
+        # past 64 bits, NUL in text: awm.tooling's boundary checks): an observation too
+        if tool == SUBMIT:
+            fits_route = parse_submission(arguments)[2] is None
+            action = {"tool": SUBMIT, "arguments": arguments}
+            res = await slot.run(lambda ep: apply_action(ep, action))
+        else:
+            fits_route = documented is not None and documented.is_valid(arguments)
+            res = await slot.run(lambda ep: ep.call(tool, arguments))
+        bad = res.error is not None and res.error.code in ("invalid_arguments", "malformed_action")
+        return FastJSON(render(res), status_code=422 if bad and not fits_route else 200)
 
-            app.add_api_route(
-                f"/envs/{env}/episodes/{{episode_id}}/tools/{spec.name}",
-                make(env, spec.name, spec.parameters),
-                methods=["POST"],
-                tags=[f"tools: {env}"],
-                summary=spec.description[:120],
-                operation_id=f"{env}__{spec.name}",
-                response_model=model,
-                responses=_responses(model, *_CALL, auth=auth),
-                openapi_extra={
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": _accepted(spec)}}}
-                },
-            )
+    app.add_api_route(
+        "/envs/{env}/episodes/{episode_id}/tools/{tool}", run_tool, methods=["POST"], include_in_schema=False
+    )
+
+    def doc_routes() -> list[BaseRoute]:
+        """The typed routes as the OpenAPI document shows them: one per tool of every environment that loads."""
+        router = APIRouter()
+        for env in store.envs:
+            try:
+                world = store.world(env)
+            except ApiError:
+                continue  # a broken environment: its requests say why
+            specs = world.tool_specs()
+            if SUBMIT not in world.tools:
+                specs.append(generic_submit_spec())  # its real schema is per task: GET /episodes/{id} -> submit
+            for spec in specs:
+
+                async def documented(episode_id: str, arguments: dict[str, Any] = _ANY_BODY) -> Response:
+                    raise NotImplementedError  # documentation only: run_tool serves these paths
+
+                router.add_api_route(
+                    f"/envs/{env}/episodes/{{episode_id}}/tools/{spec.name}",
+                    documented,
+                    methods=["POST"],
+                    tags=[f"tools: {env}"],
+                    summary=spec.description[:120],
+                    operation_id=f"{env}__{spec.name}",
+                    response_model=model,
+                    responses=_responses(model, *_CALL, auth=auth),
+                    openapi_extra={
+                        "requestBody": {"required": True, "content": {"application/json": {"schema": _accepted(spec)}}}
+                    },
+                )
+        return list(router.routes)
+
+    app.state.doc_routes = doc_routes
 
 
 _ANY_BODY = Body(default_factory=dict)
@@ -397,13 +552,13 @@ def _accepted(spec: ToolSpec) -> dict[str, Any]:
 
 # -- the agent plane -----------------------------------------------------------------------------
 def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAPI:
-    mcp_server = build_mcp_server(store, cfg.expose_rewards, cfg.session_episodes)
+    agent_mcp = AgentMcp(store, cfg.expose_rewards, cfg.session_episodes)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=cfg.loopback_only_hosts,
         allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost", "testserver"],
     )
     sessions = StreamableHTTPSessionManager(
-        app=mcp_server,
+        app=agent_mcp.server,
         security_settings=security,
         session_idle_timeout=cfg.idle_ttl,
         max_sessions=cfg.max_episodes,
@@ -493,7 +648,8 @@ def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAP
 
     _tool_routes(app, store, auth, m.Observation, StepResult.observation)
 
-    mcp_endpoint = _McpEndpoint(StreamableHTTPASGIApp(sessions), store)
+    mcp_endpoint = _McpEndpoint(StreamableHTTPASGIApp(sessions), store, FastMcp(agent_mcp, security))
+    app.state.direct = _direct(cfg, cfg.token, _Direct(store, StepResult.observation, app, mcp_endpoint))
     app.router.add_route(
         "/envs/{env}/mcp",
         mcp_endpoint,  # type: ignore[arg-type]  # an ASGI app, which Starlette accepts as an endpoint
@@ -503,13 +659,60 @@ def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAP
     return app
 
 
-class _McpEndpoint:
-    """MCP over streamable HTTP; closing a legacy session (HTTP DELETE) frees the episode it made."""
+class _LastResort:
+    """An unexpected exception becomes the same 500 body as everywhere else (and is logged)."""
 
-    def __init__(self, mcp: ASGIApp, store: EpisodeStore):
-        self.mcp, self.store = mcp, store
+    def __init__(self, app: ASGIApp):
+        self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as e:
+            logging.getLogger("awm.serve").exception("the MCP endpoint failed")
+            if not started:
+                msg = f"the server failed on this request ({type(e).__name__})"
+                await send_error(send, 500, "internal_error", msg)
+
+
+class _McpEndpoint:
+    """MCP over streamable HTTP: the environment compiles on its first use; the agent's everyday requests
+    (sessionless ``tools/call``, ``tools/list``) take the fast path, the rest the SDK; closing a legacy
+    session (HTTP DELETE) frees the episode it made."""
+
+    def __init__(self, mcp: ASGIApp, store: EpisodeStore, fast: FastMcp | None = None):
+        self.mcp, self.store, self.fast = mcp, store, fast
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        env = str((scope.get("path_params") or {}).get("env", ""))
+        if env in self.store.envs and not self.store.loaded(env):
+            try:
+                await self.store.load(env)
+            except ApiError as e:
+                await send_error(send, e.status, e.code, e.message)
+                return
+        token = CURRENT_ENV.set(env)
+        try:
+            await self._serve(env, scope, receive, send)
+        finally:
+            CURRENT_ENV.reset(token)
+
+    async def _serve(self, env: str, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] == "POST" and self.fast is not None:
+            message = await receive()  # the whole body: the guard read it
+            if message["type"] != "http.request":
+                return  # the client left
+            body = message.get("body", b"")
+            if await self.fast.handle(scope, body, env, receive, send):
+                return
+            receive = replay(body, receive)
         if scope["method"] != "DELETE":
             await self.mcp(scope, receive, send)
             return
@@ -562,16 +765,20 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         responses=_responses(list[m.EnvSummary], auth=auth),
     )
     async def list_envs() -> Response:
+        """Every environment, from its manifest; ``tools`` and ``tasks`` are counted once it has compiled (its
+        first use), null before (listing a catalog compiles nothing)."""
         out = []
+        entries = store.registry.entries()
         for n in store.envs:
-            w = store.registry.load(n)
+            manifest = entries[n].manifest
+            w = store.world(n) if store.loaded(n) else None
             out.append(
                 {
                     "env": n,
-                    "env_id": f"awm/{n}-v{w.version}",
-                    "title": w.manifest.title,
-                    "tools": len(w.tools),
-                    "tasks": len(w.task_ids),
+                    "env_id": entries[n].gym_id,
+                    "title": manifest.title if manifest is not None else n,
+                    "tools": len(w.tools) if w is not None else None,
+                    "tasks": len(w.task_ids) if w is not None else None,
                     "mcp": f"/envs/{n}/mcp",
                 }
             )
@@ -582,12 +789,12 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         tags=["environments"],
         operation_id="get_env",
         response_model=m.EnvDetail,
-        responses=_responses(m.EnvDetail, 404, 422, auth=auth),
+        responses=_responses(m.EnvDetail, 404, 422, 500, auth=auth),
     )
     async def get_env(env: str) -> Response:
         """The manifest, the tools, every task and template with its instruction and answer schema, and
         whether the environment builds random worlds (``POST /episodes`` with ``world: random``)."""
-        w = store.world(env)
+        w = await store.load(env)
         return FastJSON(
             {
                 "env": env,
@@ -611,13 +818,14 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         status_code=201,
         operation_id="create_episode",
         response_model=m.EpisodeView,
-        responses=_responses(m.EpisodeView, 404, 422, 503, status=201, auth=auth),
+        responses=_responses(m.EpisodeView, 404, 422, 500, 503, status=201, auth=auth),
     )
     async def create_episode(body: m.CreateEpisode) -> Response:
         """A new episode; its ``episode_id`` is also what its agent sends (``X-AWM-Episode`` over MCP, or the
         path of the agent plane's routes)."""
         keys = ("world", "tasks", "scale", "distractors", "num_worlds", "start_world", "min_steps", "max_steps")
         dist = {k: getattr(body, k) for k in keys}
+        await store.load(body.env)
         slot = store.create(body.env, body.task_id, body.seed, body.reward, distribution=dist)
         return FastJSON(views.episode(slot), status_code=201)
 
@@ -763,4 +971,5 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
         return FastJSON({"deleted": True})
 
     _tool_routes(app, store, auth, m.StepOut, StepResult.to_dict)
+    app.state.direct = _direct(cfg, cfg.control_token, _Direct(store, StepResult.to_dict, app))
     return app

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import mcp_types as types
@@ -82,77 +84,112 @@ def tool_result(body: dict[str, Any], is_error: bool) -> types.CallToolResult:
     )
 
 
-def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False, session_episodes: bool = False) -> Server[Any]:
-    def seed_of(headers: Any) -> int:
+CURRENT_ENV: ContextVar[str | None] = ContextVar("awm_mcp_env", default=None)
+
+
+class AgentMcp:
+    """The MCP tools of every environment, for the SDK's ``Server`` (``self.server``) and for the fast path
+    (``awm.serve.mcp_fast``), which answer the same requests the same way."""
+
+    def __init__(self, store: EpisodeStore, expose_rewards: bool = False, session_episodes: bool = False):
+        self.store, self.expose_rewards, self.session_episodes = store, expose_rewards, session_episodes
+        # per (env, task): the SDK lists tools on every tools/call
+        self.listings: dict[tuple[str, str | None], types.ListToolsResult] = {}
+        self.server: Server[Any] = Server(
+            "awm-gym",
+            version="0.1.0",
+            on_list_tools=self._on_list_tools,
+            on_call_tool=self._on_call_tool,
+            get_tool_input_schema=self._input_schema,
+        )
+
+    def seed_of(self, headers: Mapping[str, str]) -> int:
         seed = headers.get("x-awm-seed", "0")
         if not seed.lstrip("-").isdigit() or len(seed) > 20:
             raise ApiError("invalid_request", 400, "X-AWM-Seed must be an integer")
         return int(seed)
 
-    async def resolve(ctx: Any, env: str) -> Slot:
+    def resolve(self, headers: Mapping[str, str], env: str) -> Slot:
+        store = self.store
         store.world(env)  # an unknown environment says so first
-        headers = ctx.request.headers
         if eid := headers.get("x-awm-episode"):
             slot = store.get(eid)
         elif sid := headers.get("mcp-session-id"):
             own = store.sessions.get(sid)
             if own is not None:
                 slot = store.get(own)
-            elif session_episodes:
-                slot = store.create(env, headers.get("x-awm-task") or None, seed_of(headers), session=sid)
+            elif self.session_episodes:
+                slot = store.create(env, headers.get("x-awm-task") or None, self.seed_of(headers), session=sid)
             else:
                 raise ApiError("episode_required", 400, _NAME_IT + _OR_SESSIONS)
         else:
             raise ApiError(
-                "episode_required", 400, _NAME_IT + ("; or open a legacy MCP session" if session_episodes else "")
+                "episode_required", 400, _NAME_IT + ("; or open a legacy MCP session" if self.session_episodes else "")
             )
         if slot.env != env:
             raise ApiError("invalid_request", 400, f"episode {slot.id!r} belongs to {slot.env!r}, not {env!r}")
         return slot
 
-    def listed_task(ctx: Any, env: str) -> str | None:
+    def listed_task(self, headers: Mapping[str, str], env: str) -> str | None:
         """The task whose submit_answer a tools/list shows: the named episode's, or the task a session's
         episode would start with (without creating it); None when the request names no episode."""
-        headers = ctx.request.headers
+        store = self.store
         if eid := headers.get("x-awm-episode"):
             slot = store.slots.get(eid)
             return slot.episode.task.id if slot is not None and slot.env == env else None
         sid = headers.get("mcp-session-id")
-        if not sid or not session_episodes:
+        if not sid or not self.session_episodes:
             return None
         slot = store.slots.get(store.sessions.get(sid, ""))
         if slot is not None:
             return slot.episode.task.id if slot.env == env else None
         try:
-            return store.world(env).task(headers.get("x-awm-task") or None, seed_of(headers)).id
+            return store.world(env).task(headers.get("x-awm-task") or None, self.seed_of(headers)).id
         except AwmError:
             return None  # the call will say what is wrong
 
-    # per (env, task): the SDK lists tools on every tools/call
-    listings: dict[tuple[str, str | None], types.ListToolsResult] = {}
+    def listing(self, headers: Mapping[str, str], env: str) -> tuple[tuple[str, str | None], types.ListToolsResult]:
+        """The tools/list answer for a request, and its cache key."""
+        key = (env, self.listed_task(headers, env))
+        if key not in self.listings:
+            world = self.store.world(env)
+            self.listings[key] = mcp_tools(world, world.task(key[1]).task if key[1] is not None else None)
+        return key, self.listings[key]
 
-    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        env = _env_of(ctx)
-        task_id = listed_task(ctx, env)
-        key = (env, task_id)
-        if key not in listings:
-            world = store.world(env)
-            listings[key] = mcp_tools(world, world.task(task_id).task if task_id is not None else None)
-        return listings[key]
+    async def call(self, headers: Mapping[str, str], env: str, name: str, args: dict[str, Any]) -> tuple[Any, bool]:
+        """One tools/call: the observation (``structuredContent``) and whether it is an error."""
+        try:
+            slot = self.resolve(headers, env)
+            res = await slot.run(lambda ep: call_tool(ep, name, args))
+        except ApiError as e:
+            return {"ok": False, "error": {"code": e.code, "message": e.message}}, True
+        except EpisodeClosedError as e:
+            return {"ok": False, "error": {"code": "episode_ended", "message": str(e)}}, True
+        body = res.observation()
+        if self.expose_rewards:
+            body["rewards"] = res.rewards.to_dict()
+        return body, not res.ok
 
-    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    def _input_schema(self, name: str) -> Mapping[str, Any] | None:
+        """The called tool's input schema, for the SDK's ``Mcp-Param-*`` header check (the environment is
+        the request's, set by the endpoint); None when unknown (then nothing is checked)."""
+        env = CURRENT_ENV.get()
+        if env is None or not self.store.loaded(env):
+            return None
+        tool = self.store.world(env).tools.get(name)
+        return tool.parameters if tool is not None else None
+
+    async def _on_list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        return self.listing(ctx.request.headers, _env_of(ctx))[1]
+
+    async def _on_call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
             env = _env_of(ctx)
-            slot = await resolve(ctx, env)
-            args = params.arguments or {}
-            res = await slot.run(lambda ep: call_tool(ep, params.name, args))
         except ApiError as e:
             return tool_result({"ok": False, "error": {"code": e.code, "message": e.message}}, True)
-        except EpisodeClosedError as e:
-            return tool_result({"ok": False, "error": {"code": "episode_ended", "message": str(e)}}, True)
-        body = res.observation()
-        if expose_rewards:
-            body["rewards"] = res.rewards.to_dict()
-        return tool_result(body, not res.ok)
+        body, is_error = await self.call(ctx.request.headers, env, params.name, params.arguments or {})
+        return tool_result(body, is_error)
 
-    return Server("awm-gym", version="0.1.0", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+def build_mcp_server(store: EpisodeStore, expose_rewards: bool = False, session_episodes: bool = False) -> Server[Any]:
+    return AgentMcp(store, expose_rewards, session_episodes).server

@@ -87,8 +87,8 @@ class EnvSummary(BaseModel):
     env: str
     env_id: str = Field(description="the Gymnasium id")
     title: str
-    tools: int
-    tasks: int
+    tools: int | None = Field(description="how many tools; null until the environment has compiled (its first use)")
+    tasks: int | None = Field(description="how many fixed tasks; null until the environment has compiled")
     mcp: str = Field(description="the MCP path on the agent plane")
 
 

@@ -8,6 +8,7 @@ for itself is tied to that session and freed when the session closes."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import secrets
 import time
 from collections import OrderedDict
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 from awm.distribution import DistributionError, TaskDistribution
 from awm.episode import Episode, Snapshot, StepResult
-from awm.errors import AwmError
+from awm.errors import AwmError, UnknownEnvironmentError
 from awm.registry import Registry
 from awm.templates import TemplateError
 from awm.world import World
@@ -65,7 +66,9 @@ class Slot:
                 )
             self.last_used = time.monotonic()
             try:
-                out = await asyncio.wait_for(asyncio.to_thread(fn, self.episode), self.call_timeout)
+                call = contextvars.copy_context().run  # as asyncio.to_thread runs it, without wait_for's extra task
+                async with asyncio.timeout(self.call_timeout):
+                    out = await asyncio.get_running_loop().run_in_executor(None, call, fn, self.episode)
             except TimeoutError:
                 self.broken = True
                 raise ApiError(
@@ -80,8 +83,23 @@ class Slot:
             return out
 
 
-def new_episode_id() -> str:
-    return "ep-" + secrets.token_hex(16)
+def new_episode_id(worker: int = 0, workers: int = 1) -> str:
+    """``ep-`` and 32 hex digits; with several workers the last two name the worker that holds the episode
+    (120 random bits remain)."""
+    if workers == 1:
+        return "ep-" + secrets.token_hex(16)
+    return f"ep-{secrets.token_hex(15)}{worker:02x}"
+
+
+def worker_of(episode_id: str, workers: int) -> int | None:
+    """The worker an episode id names (None: not an id this server makes)."""
+    if workers == 1 or len(episode_id) != 35 or not episode_id.startswith("ep-"):
+        return None
+    try:
+        w = int(episode_id[-2:], 16)
+    except ValueError:
+        return None
+    return w if w < workers else None
 
 
 class EpisodeStore:
@@ -96,15 +114,37 @@ class EpisodeStore:
         self.slots: dict[str, Slot] = {}
         self.sessions: dict[str, str] = {}  # legacy MCP session id -> the episode it made
         self._expired: OrderedDict[str, None] = OrderedDict()
+        self._known = frozenset(envs)
+        self._loaded: set[str] = set()  # compiled (environments compile on their first use)
+        self.worker = 0  # this process's index among the server's workers (it names the episodes it makes)
+        self.workers = 1
 
     def world(self, env: str) -> World:
-        if env not in self.envs:
+        """The compiled environment (compiled here on its first use: ``load`` does it off the event loop)."""
+        if env not in self._known:
             import difflib
 
             close = difflib.get_close_matches(env, self.envs, 3)
             hint = f" Did you mean {', '.join(close)}?" if close else ""
             raise ApiError("unknown_env", 404, f"unknown environment {env!r}.{hint} Available: {', '.join(self.envs)}")
-        return self.registry.load(env)
+        try:
+            world = self.registry.load(env)
+        except UnknownEnvironmentError as e:  # its folder went away after the server started
+            raise ApiError("unknown_env", 404, str(e)) from e
+        except Exception as e:  # BundleError lists the bundle's problems; anything else is named
+            problems = str(e) if isinstance(e, AwmError) else f"{type(e).__name__}: {e}"
+            raise ApiError("broken_env", 500, f"environment {env!r} cannot be loaded: {problems}") from e
+        self._loaded.add(env)
+        return world
+
+    async def load(self, env: str) -> World:
+        """``world(env)``, compiling it in a worker thread on its first use so that the server keeps answering."""
+        if env in self._loaded:
+            return self.world(env)
+        return await asyncio.to_thread(self.world, env)
+
+    def loaded(self, env: str) -> bool:
+        return env in self._loaded
 
     def create(
         self,
@@ -159,7 +199,7 @@ class EpisodeStore:
                 )
 
     def _add(self, env: str, episode: Episode) -> Slot:
-        slot = Slot(new_episode_id(), env, episode, call_timeout=self.call_timeout)
+        slot = Slot(new_episode_id(self.worker, self.workers), env, episode, call_timeout=self.call_timeout)
         self.slots[slot.id] = slot
         return slot
 
