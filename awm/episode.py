@@ -10,6 +10,9 @@ from __future__ import annotations
 import difflib
 import json
 import sqlite3
+import threading
+import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -18,14 +21,16 @@ from pydantic import ValidationError
 
 from awm import verify
 from awm.answers import judge
-from awm.bundle import AnswerSchema, AnswerType
+from awm.bundle import AnswerSchema, AnswerType, Check
 from awm.diff import (
+    CAPTURE_EVENTS,
     CHANGE_LOG,
     CHANGE_LOG_DDL,
     EMPTY,
     Diff,
     Row,
     RowChange,
+    Touched,
     changes_from_log,
     fold,
     net_diff,
@@ -42,6 +47,10 @@ if TYPE_CHECKING:
 CODE_CHECK = "awm_verifier"  # the name of a code verifier's verdict in ``Evaluation.checks``
 MAX_ARGUMENT_BYTES = 65_536  # a larger arguments object is rejected before it is parsed
 MAX_VM_STEPS = 5_000  # x 1,000 SQLite VM instructions per call: a deterministic time limit
+# a task whose checks never took more than this (x 1,000 VM instructions) re-runs only those that read what
+# changed: far below MAX_VM_STEPS, so running them all would not have hit the limit either (a check cut off by
+# it counts as false: the checks skipped cannot change which run is cut off)
+LIGHT_CHECKS = MAX_VM_STEPS // 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +138,7 @@ class Snapshot:
     checks: dict[str, bool]
     phi: float
     checks_version: int
+    stale: Touched | None = None  # what changed since the checks last ran (None: unknown)
 
 
 class Episode:
@@ -148,6 +158,7 @@ class Episode:
         self.seed = seed
         self.reward_spec = reward
         self._reward, self._gamma = reward_fn(reward)
+        self._shared = _shared(world)
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         conn.deserialize(blob if blob is not None else world.start_blob)
         conn.execute(world.foreign_keys_pragma)
@@ -156,8 +167,9 @@ class Episode:
         self.db = Db(conn, world.plans, world.clock, world.columns)
         self.db.before_write = self._capture
         self.db.seed = seed
-        self._captured: set[str] = set()  # tables whose change-capture triggers this connection has
-        self._captured_now: set[str] = set()  # installed during the current call (undone by a rollback)
+        # (table, event) pairs whose change-capture trigger this connection has
+        self._captured: set[tuple[str, str]] = set()
+        self._captured_now: set[tuple[str, str]] = set()  # installed during the current call (undone by a rollback)
         self.steps = 0
         self.version = 0  # bumped by every step that changes the database
         self.done = False
@@ -169,6 +181,9 @@ class Episode:
         self._phi = task.initial_progress
         self._phi_before = self._phi
         self._checks_version = 0
+        # what changed since the checks last ran (None: unknown, re-run them all); the task's compiled
+        # initial checks hold at the start when the episode starts from the seed itself
+        self._stale: Touched | None = {} if self._shared.start_is_seed and blob is None else None
         self._initial_attached = False
         self._code_cache: tuple[tuple[int, str], CodeVerdict] | None = None
 
@@ -323,6 +338,7 @@ class Episode:
             dict(self._checks),
             self._phi,
             self._checks_version,
+            _copy_touched(self._stale),
         )
 
     def restore(self, snap: Snapshot) -> None:
@@ -333,12 +349,21 @@ class Episode:
                 f"episode of task {self.task.id!r} was submitted and its verdict is final; "
                 "continue from the snapshot in a new episode with episode.branch(snapshot)"
             )
-        self.conn.deserialize(snap.blob)
-        self.conn.execute(self.world.foreign_keys_pragma)
+        conn = self.conn
+        conn.deserialize(snap.blob)
+        if self._captured:
+            # the change-capture triggers (schema temp) still point at the tables of the replaced database,
+            # and would stay silent. A new version of the temp schema, read at once, makes SQLite parse it
+            # again, which points them at the new tables.
+            (version,) = conn.execute("PRAGMA temp.schema_version").fetchone()
+            conn.execute(f"PRAGMA temp.schema_version = {int(version) + 1}")
+            conn.execute("SELECT count(*) FROM temp.sqlite_master").fetchone()
+        conn.execute(self.world.foreign_keys_pragma)
         self.steps, self.version, self.done = snap.steps, snap.version, snap.done
         self._seen = dict(snap.seen)
         self._net = dict(snap.net)
         self._checks, self._phi, self._checks_version = dict(snap.checks), snap.phi, snap.checks_version
+        self._stale = _copy_touched(snap.stale)
         self._code_cache = None
 
     def fork(self) -> Episode:
@@ -367,12 +392,14 @@ class Episode:
         error: CallError | None = None
         result: Any = None
         completed = False
+        since = 0
         if write:
             conn.execute("BEGIN")
+            since = conn.total_changes
         try:
             result = self.world.tools[name].fn(db, **kwargs)
             json.dumps(result)
-            log = self._take_log() if write else log
+            log = self._take_log(since) if write else log
             completed = True
         except ToolTimeout as e:
             error = CallError("timeout", str(e) or f"{name} took too long and was stopped; narrow the request")
@@ -381,7 +408,7 @@ class Episode:
         except ToolError as e:
             error = CallError("tool_error", str(e) or "the tool refused the request")
             if e.keeps_writes and write:  # the code committed before failing: what it wrote stands
-                log = self._take_log()
+                log = self._take_log(since)
                 completed = True
         except sqlite3.IntegrityError as e:
             error = CallError("tool_error", f"the database rejected the change: {e}")
@@ -399,7 +426,7 @@ class Episode:
             if not completed:
                 self._captured -= self._captured_now  # the rollback removed them too
             self._captured_now = set()
-        diff = changes_from_log(self.world.tables, log) if log else EMPTY
+        diff = changes_from_log(self.world.tables, log, self._stale) if log else EMPTY
         if diff:
             self.version += 1
             fold(self._net, diff)
@@ -420,28 +447,33 @@ class Episode:
             ch.progress = self._phi
         return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
 
-    def _take_log(self) -> list[tuple[str, str | None, str | None]]:
-        """The change log of the running call (emptied)."""
-        if not self._captured:
+    def _take_log(self, since: int) -> list[tuple[str, str | None, str | None]]:
+        """The change log of the running call (emptied). Every log row is an insert by a trigger, which
+        ``total_changes`` counts: when it has not moved since ``since``, the log is empty."""
+        if not self._captured or self.conn.total_changes == since:
             return []
         log = self.conn.execute(f"SELECT tbl, old, new FROM {CHANGE_LOG} ORDER BY seq").fetchall()
         if log:
             self.conn.execute(f"DELETE FROM {CHANGE_LOG}")
         return log
 
-    def _capture(self, tables: frozenset[str]) -> None:
-        """Install change capture for ``tables`` and the tables their FK actions can change."""
-        missing = set(tables) - self._captured
+    def _capture(self, events: frozenset[tuple[str, str]]) -> None:
+        """Install change capture for these (table, event) pairs, and every event of the tables their FK
+        actions can change (the statement plans name those too; this is the safe side)."""
+        missing = set(events) - self._captured
         if not missing:
             return
-        for t in list(missing):
-            missing |= self.world.cascades.get(t, frozenset())
+        cascades = self.world.cascades
+        for t, _ in list(missing):
+            for child in cascades.get(t, ()):
+                missing.update((child, e) for e in CAPTURE_EVENTS)
         missing -= self._captured
         if not self._captured:
             self.conn.execute(CHANGE_LOG_DDL)
-        for t in sorted(missing):
-            for ddl in self.world.capture.get(t, ()):
-                self.conn.execute(ddl)
+        ddl = self._shared.ddl
+        for key in sorted(missing):
+            if key in ddl:
+                self.conn.execute(ddl[key])
         self._captured |= missing
         self._captured_now |= missing
 
@@ -453,14 +485,46 @@ class Episode:
         return res
 
     def _refresh_checks(self) -> dict[str, bool]:
-        if self._checks_version != self.version and self.task.verifier.checks:
+        """The checks on the current state. A check whose tables and columns no write touched since the
+        checks last ran keeps its value (a check is a pure function of what it reads); all run when
+        what changed is unknown, or when the task's checks are not known to be light."""
+        checks = self.task.verifier.checks
+        if self._checks_version != self.version and checks:
             if self.task.needs_initial:
                 self._attach_initial()
+            shared, stale = self._shared, self._stale
+            reads = [shared.reads(self.conn, c.sql) for c in checks]
+            rerun = list(zip(checks, reads, strict=True))
+            if stale is not None and shared.check_cost.get(self.task.id, LIGHT_CHECKS) < LIGHT_CHECKS:
+                rerun = [(c, r) for c, r in rerun if _stale(r, stale)]
             self._ops = 0
-            self._checks = verify.run_checks(self.conn, self.task.verifier.checks)
-            self._phi = verify.progress(self.task.verifier.checks, self._checks)
+            if len(rerun) == len(checks):
+                self._checks = self._run_checks(rerun)
+                self._phi = verify.progress(checks, self._checks)
+            elif rerun:
+                fresh = self._run_checks(rerun)
+                self._checks = {c.name: fresh.get(c.name, self._checks.get(c.name, False)) for c in checks}
+                self._phi = verify.progress(checks, self._checks)
+            if rerun:
+                shared.check_cost[self.task.id] = max(shared.check_cost.get(self.task.id, 0), self._ops)
+            self._stale = {}
         self._checks_version = self.version
         return self._checks
+
+    def _run_checks(self, checks: list[tuple[Check, Reads | None]]) -> dict[str, bool]:
+        """``verify.run_checks``, without its ``PRAGMA query_only`` when the authorizer saw that every check
+        only reads: setting a pragma expires every prepared statement of the connection (the checks' and
+        the tools'), which then compile again on their next use."""
+        if any(r is None for _, r in checks):
+            return verify.run_checks(self.conn, [c for c, _ in checks])
+        out: dict[str, bool] = {}
+        for c, _ in checks:  # as verify.run_checks: a check that fails to run is false
+            try:
+                row = self.conn.execute(c.sql).fetchone()
+            except sqlite3.Error:
+                row = None
+            out[c.name] = row is not None and bool(row[0])
+        return out
 
     def _attach_initial(self) -> None:
         if not self._initial_attached:
@@ -483,6 +547,103 @@ class Episode:
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         shown = ", ".join(names[:40]) + (" ..." if len(names) > 40 else "")
         return f"unknown tool {str(tool)[:80]!r}.{hint} Available tools: {shown}"
+
+
+class _Shared:
+    """What every episode of one world reuses: the capture triggers by (table, event), what each check
+    reads, and how costly each task's checks were (VM instructions / 1,000). Holds no reference to the
+    world (it lives as long as the world does)."""
+
+    def __init__(self, world: World) -> None:
+        self.ddl = {
+            (t, event): ddl
+            for t, ddls in world.capture.items()
+            for event, ddl in zip(CAPTURE_EVENTS, ddls, strict=True)
+        }
+        self.start_is_seed = world.start_blob == world.seed_blob
+        # the tables whose writes the log shows (a check reading another one runs every time)
+        self.columns = {
+            n.lower(): frozenset(c.lower() for c in t.columns) for n, t in world.tables.items() if n in world.capture
+        }
+        self.check_cost: dict[str, int] = {}  # task id -> the most a run of its checks took
+        self._reads: dict[str, Reads | None] = {}
+
+    def reads(self, conn: sqlite3.Connection, sql: str) -> Reads | None:
+        """What check ``sql`` reads (learned once per world, on an episode's connection)."""
+        if sql not in self._reads:
+            self._reads[sql] = _reads(conn, sql, self.columns)
+        return self._reads[sql]
+
+
+Reads = dict[str, frozenset[str] | None]  # table -> lower-cased columns a check reads (None: the whole table)
+
+_SHARED: weakref.WeakKeyDictionary[Any, _Shared] = weakref.WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared(world: World) -> _Shared:
+    shared = _SHARED.get(world)
+    if shared is None:
+        with _SHARED_LOCK:
+            shared = _SHARED.get(world)
+            if shared is None:
+                shared = _SHARED[world] = _Shared(world)
+    return shared
+
+
+_OUTSIDE_FUNCTIONS = frozenset({"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"})
+
+
+def _reads(conn: sqlite3.Connection, sql: str, columns: Mapping[str, frozenset[str]]) -> Reads | None:
+    """What ``sql`` reads in schema main, told by the authorizer while it compiles: table -> columns,
+    None for a whole table (its rows only, a rowid, a column the table info does not list). None when
+    that cannot be told or the SQL may do more than read (a view, a pragma, another schema, a function
+    outside SQL, SQL that does not compile): such a check runs every time, under ``query_only``."""
+    reads: dict[str, set[str] | None] = {}
+    unknown = False
+
+    def authorize(action: int, arg1: str | None, arg2: str | None, dbname: str | None, _source: str | None) -> int:
+        nonlocal unknown
+        if action == sqlite3.SQLITE_READ:
+            table, column = (arg1 or "").lower(), (arg2 or "").lower()
+            if dbname == "initial":
+                pass
+            elif dbname not in (None, "main") or table not in columns:
+                unknown = True
+            elif column not in columns[table]:
+                reads[table] = None
+            elif (cols := reads.setdefault(table, set())) is not None:
+                cols.add(column)
+        elif action == sqlite3.SQLITE_FUNCTION:
+            unknown = unknown or (arg2 or "").lower() in _OUTSIDE_FUNCTIONS
+        elif action not in (sqlite3.SQLITE_SELECT, sqlite3.SQLITE_RECURSIVE):
+            unknown = True
+        return sqlite3.SQLITE_OK
+
+    conn.set_authorizer(authorize)
+    try:
+        conn.execute("EXPLAIN " + sql)  # compiles (and authorizes) without running
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.set_authorizer(None)
+    return None if unknown else {t: None if c is None else frozenset(c) for t, c in reads.items()}
+
+
+def _stale(reads: Reads | None, touched: Touched) -> bool:
+    """Whether a check that reads ``reads`` may see another value after the writes ``touched``."""
+    if reads is None:
+        return True
+    for table, cols in reads.items():
+        if table in touched:
+            changed = touched[table]
+            if changed is None or cols is None or not cols.isdisjoint(changed):
+                return True
+    return False
+
+
+def _copy_touched(touched: Touched | None) -> Touched | None:
+    return None if touched is None else {t: None if c is None else set(c) for t, c in touched.items()}
 
 
 def _type_words(schema: AnswerSchema) -> str:

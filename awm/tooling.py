@@ -33,11 +33,16 @@ def quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
+WRITE_EVENTS = ("insert", "update", "delete")  # what a statement can do to a table's rows
+
+
 @dataclass(frozen=True, slots=True)
 class StatementPlan:
-    """What one SQL text does, learned once per world through the SQLite authorizer."""
+    """What one SQL text does, learned once per world through the SQLite authorizer: the tables it writes
+    and, per table, the kinds of write (FK actions and the bodies of schema triggers included)."""
 
     writes: frozenset[str]
+    events: frozenset[tuple[str, str]]  # (table, "insert" | "update" | "delete")
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,9 +250,9 @@ class Db:
         self._clock = clock
         self._tables = tables
         self._writable = False
-        # called with the tables a statement is about to write, before it runs (the episode installs
-        # its change capture there)
-        self.before_write: Callable[[frozenset[str]], None] | None = None
+        # called with the (table, event) pairs a statement is about to write, before it runs (the
+        # episode installs its change capture there)
+        self.before_write: Callable[[frozenset[tuple[str, str]]], None] | None = None
         # the episode's seed and the number of the running step: what seeds imported code's chance
         self.seed = 0
         self.step = 0
@@ -307,7 +312,7 @@ class Db:
         if not self._writable:
             raise ToolDefinitionError("raw_connection() is only for write tools, during their call")
         if self.before_write is not None:
-            self.before_write(frozenset(self._tables))
+            self.before_write(frozenset((t, e) for t in self._tables for e in WRITE_EVENTS))
         return self._conn
 
     # -- engine -------------------------------------------------------------------------------
@@ -319,7 +324,7 @@ class Db:
             if not self._writable:
                 raise ToolDefinitionError("a read tool tried to write; declare it @tool(write=True)")
             if self.before_write is not None:
-                self.before_write(plan.writes)
+                self.before_write(plan.events)
         return self._conn.execute(sql, params)
 
     def _learn(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> sqlite3.Cursor:
@@ -327,6 +332,7 @@ class Db:
         if NONDETERMINISTIC.search(sql):
             raise ToolDefinitionError("tool SQL must not read the wall clock or random(); use db.now()")
         writes: set[str] = set()
+        events: set[tuple[str, str]] = set()
         denied: list[str] = []
 
         def authorize(action: int, arg1: str | None, arg2: str | None, dbname: str | None, _t: str | None) -> int:
@@ -336,6 +342,7 @@ class Db:
             if action in _WRITE_ACTIONS:
                 if arg1 and not arg1.startswith(("sqlite_", "_awm_")):
                     writes.add(arg1)
+                    events.add((arg1, _WRITE_ACTIONS[action]))
                 if not self._writable:
                     denied.append(f"write to {arg1!r} from a read tool; declare it @tool(write=True)")
                     return sqlite3.SQLITE_DENY
@@ -356,11 +363,11 @@ class Db:
             raise
         finally:
             self._conn.set_authorizer(None)
-        self._plans[sql] = StatementPlan(frozenset(writes))
+        self._plans[sql] = StatementPlan(frozenset(writes), frozenset(events))
         return self._run(sql, params)
 
 
-_WRITE_ACTIONS = {sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE}
+_WRITE_ACTIONS = {sqlite3.SQLITE_INSERT: "insert", sqlite3.SQLITE_UPDATE: "update", sqlite3.SQLITE_DELETE: "delete"}
 _ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_RECURSIVE}
 _DENIED_FUNCTIONS = {"load_extension", "random", "randomblob", "readfile", "writefile", "edit", "fts3_tokenizer"}
 
