@@ -8,12 +8,12 @@ import pytest
 
 from awm.bundle import TaskKind
 from awm.registry import default_registry
-from tests.conftest import catalog_report
+from tests.conftest import catalog_report, sweep
 
 REFERENCE = ["online_store", "clinic", "project_tracker"]
 
 
-@pytest.mark.parametrize("env", REFERENCE)
+@pytest.mark.parametrize("env", sweep(REFERENCE))
 def test_reference_env_is_valid_and_passes_every_probe_class_of_the_audit(env):
     report = catalog_report(env)
     assert report.ok, "\n".join(map(str, report.problems))

@@ -16,17 +16,29 @@ from awm.eval.report import build_report
 from awm.registry import default_registry
 
 
-def all_tasks() -> int:
+def all_tasks(envs: list[str] | None = None) -> int:
     reg = default_registry()
-    return sum(len(reg.load(n).task_ids) for n in reg.names())
+    return sum(len(reg.load(n).task_ids) for n in envs or reg.names())
 
 
-def test_oracle_scores_100_percent_on_every_environment(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["eval", "--agent", "oracle", "--envs", "all", "--out", str(tmp_path)])
+# one environment of each class in the default run (hand-written, generated), the whole registry under -m slow
+SCOPES = [
+    pytest.param(["online_store", "marina"], id="representatives"),
+    pytest.param(None, id="all", marks=pytest.mark.slow),
+]
+
+
+def envs_args(envs: list[str] | None) -> list[str]:
+    return ["--envs", ",".join(envs) if envs else "all"]
+
+
+@pytest.mark.parametrize("envs", SCOPES)
+def test_oracle_scores_100_percent_on_every_environment(tmp_path: Path, envs: list[str] | None) -> None:
+    res = CliRunner().invoke(app, ["eval", "--agent", "oracle", *envs_args(envs), "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     records = read_records(tmp_path / "results.jsonl")
-    assert len(records) == all_tasks() >= 3
-    assert {r.env for r in records} == set(default_registry().names())
+    assert len(records) == all_tasks(envs) >= 3
+    assert {r.env for r in records} == set(envs or default_registry().names())
     failed = [(r.env, r.task_id, r.status) for r in records if r.status != Status.passed]
     assert not failed
     report = build_report(tmp_path)
@@ -36,11 +48,12 @@ def test_oracle_scores_100_percent_on_every_environment(tmp_path: Path) -> None:
     assert info["agent"] == "oracle" and info["episodes"] == len(records) and info["episodes_per_s"] > 0
 
 
-def test_noop_scores_0_percent_on_every_environment(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["eval", "--agent", "noop", "--out", str(tmp_path), "--k", "2"])
+@pytest.mark.parametrize("envs", SCOPES)
+def test_noop_scores_0_percent_on_every_environment(tmp_path: Path, envs: list[str] | None) -> None:
+    res = CliRunner().invoke(app, ["eval", "--agent", "noop", *envs_args(envs), "--out", str(tmp_path), "--k", "2"])
     assert res.exit_code == 0, res.output
     records = read_records(tmp_path / "results.jsonl")
-    assert len(records) == 2 * all_tasks()
+    assert len(records) == 2 * all_tasks(envs)
     assert Counter(r.status for r in records) == {Status.failed: len(records)}
     assert all(len(r.trajectory.steps) == 1 and r.trajectory.outcome == 0.0 for r in records)
     report = build_report(tmp_path)
