@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import sqlite3
 import threading
 import weakref
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -36,7 +38,7 @@ from awm.diff import (
     net_diff,
 )
 from awm.errors import EpisodeClosedError, ToolArgumentsError, ToolError, ToolTimeout
-from awm.frame import Verdict
+from awm.frame import Frame, Verdict
 from awm.importers.verifier_runner import CodeVerdict, run_code_check
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
 from awm.tooling import Db, format_validation_error
@@ -51,6 +53,11 @@ MAX_VM_STEPS = 5_000  # x 1,000 SQLite VM instructions per call: a deterministic
 # changed: far below MAX_VM_STEPS, so running them all would not have hit the limit either (a check cut off by
 # it counts as false: the checks skipped cannot change which run is cut off)
 LIGHT_CHECKS = MAX_VM_STEPS // 10
+# connections of closed episodes kept for the next episode of the same world (its change-capture triggers,
+# its attached initial state and its compiled statements survive; its database is replaced): at most this
+# many in all, each with at most MAX_POOLED_TRIGGERS triggers (every one is parsed again on reuse)
+POOL_SIZE = 32
+MAX_POOLED_TRIGGERS = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,17 +165,26 @@ class Episode:
         self.seed = seed
         self.reward_spec = reward
         self._reward, self._gamma = reward_fn(reward)
-        self._shared = _shared(world)
-        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        conn.deserialize(blob if blob is not None else world.start_blob)
+        self._shared = shared = _shared(world)
+        # (table, event) pairs whose change-capture trigger this connection has
+        self._captured: set[tuple[str, str]] = set()
+        self._initial_attached = False  # schema ``initial`` holds the initial state
+        self._raw = False  # the connection was handed to the tools' own code: it never serves another episode
+        idle = shared.take(task.id)
+        if idle is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn.deserialize(blob if blob is not None else world.start_blob)
+        else:
+            conn, self._captured, self._initial_attached = idle.conn, idle.captured, idle.attached
+            conn.deserialize(blob if blob is not None else world.start_blob)
+            if self._captured:
+                _repoint_triggers(conn)
         conn.execute(world.foreign_keys_pragma)
         conn.set_progress_handler(self._tick, 1000)
         self.conn = conn
         self.db = Db(conn, world.plans, world.clock, world.columns)
         self.db.before_write = self._capture
         self.db.seed = seed
-        # (table, event) pairs whose change-capture trigger this connection has
-        self._captured: set[tuple[str, str]] = set()
         self._captured_now: set[tuple[str, str]] = set()  # installed during the current call (undone by a rollback)
         self.steps = 0
         self.version = 0  # bumped by every step that changes the database
@@ -184,7 +200,8 @@ class Episode:
         # what changed since the checks last ran (None: unknown, re-run them all); the task's compiled
         # initial checks hold at the start when the episode starts from the seed itself
         self._stale: Touched | None = {} if self._shared.start_is_seed and blob is None else None
-        self._initial_attached = False
+        # the write frame's rules read the initial state: attached before the frame judges a change
+        self._frame_initial = _rules_read_initial(task.frame)
         self._code_cache: tuple[tuple[int, str], CodeVerdict] | None = None
 
     # -- actions --------------------------------------------------------------------------------
@@ -278,6 +295,8 @@ class Episode:
     def evaluate(self, answer: Any = None) -> Evaluation:
         """Judge the current state (and an answer) without ending the episode."""
         t = self.task
+        if self._frame_initial:
+            self._attach_initial()
         verdict = t.frame.judge(self.diff_from_initial(), self.conn)
         answer_ok, reason = None, ""
         if t.expected is not None:
@@ -352,12 +371,7 @@ class Episode:
         conn = self.conn
         conn.deserialize(snap.blob)
         if self._captured:
-            # the change-capture triggers (schema temp) still point at the tables of the replaced database,
-            # and would stay silent. A new version of the temp schema, read at once, makes SQLite parse it
-            # again, which points them at the new tables.
-            (version,) = conn.execute("PRAGMA temp.schema_version").fetchone()
-            conn.execute(f"PRAGMA temp.schema_version = {int(version) + 1}")
-            conn.execute("SELECT count(*) FROM temp.sqlite_master").fetchone()
+            _repoint_triggers(conn)
         conn.execute(self.world.foreign_keys_pragma)
         self.steps, self.version, self.done = snap.steps, snap.version, snap.done
         self._seen = dict(snap.seen)
@@ -377,8 +391,15 @@ class Episode:
         return other
 
     def close(self) -> None:
+        """End the episode and free its connection: kept for the next episode of this world when nothing
+        but the episode itself used it (else closed). Using ``conn`` afterwards raises, as on a closed one."""
         self.done = True
-        self.conn.close()
+        conn = self.conn
+        if conn is _CLOSED:
+            return
+        self.conn = self.db._conn = _CLOSED
+        if self._raw or not self._shared.give(self.task.id, conn, self._captured, self._initial_attached):
+            conn.close()
 
     # -- internals ------------------------------------------------------------------------------
     def _execute(
@@ -436,16 +457,21 @@ class Episode:
             ch.timeout = error.code == "timeout"
             ch.crashed = error.code == "internal_error"
             if diff:
-                ch.collateral = len(self.task.frame.outside(diff, conn))
+                ch.collateral = self._collateral(diff)
                 ch.checks = dict(self._refresh_checks())
                 ch.progress = self._phi
             return self._finish(StepResult(name, args, False, error=error, diff=diff), ch)
         ch.noop = write and not diff
-        ch.collateral = len(self.task.frame.outside(diff, conn)) if diff else 0
+        ch.collateral = self._collateral(diff) if diff else 0
         if diff:
             ch.checks = dict(self._refresh_checks())
             ch.progress = self._phi
         return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
+
+    def _collateral(self, diff: Diff) -> int:
+        if self._frame_initial:
+            self._attach_initial()
+        return len(self.task.frame.outside(diff, self.conn))
 
     def _take_log(self, since: int) -> list[tuple[str, str | None, str | None]]:
         """The change log of the running call (emptied). Every log row is an insert by a trigger, which
@@ -460,6 +486,8 @@ class Episode:
     def _capture(self, events: frozenset[tuple[str, str]]) -> None:
         """Install change capture for these (table, event) pairs, and every event of the tables their FK
         actions can change (the statement plans name those too; this is the safe side)."""
+        if events == self._shared.every_event:  # Db.raw_connection: the tools' own code has the connection
+            self._raw = True
         missing = set(events) - self._captured
         if not missing:
             return
@@ -551,10 +579,14 @@ class Episode:
 
 class _Shared:
     """What every episode of one world reuses: the capture triggers by (table, event), what each check
-    reads, and how costly each task's checks were (VM instructions / 1,000). Holds no reference to the
-    world (it lives as long as the world does)."""
+    reads, how costly each task's checks were (VM instructions / 1,000), and the connections of its closed
+    episodes (``take``, ``give``). Holds no reference to the world (it lives as long as the world does)."""
 
     def __init__(self, world: World) -> None:
+        self.seed_blob = world.seed_blob
+        # imported code may change its connection in ways a check here cannot see: never reused
+        self.poolable = world.manifest.provenance.source != "imported"
+        self.every_event = frozenset((t, e) for t in world.columns for e in CAPTURE_EVENTS)
         self.ddl = {
             (t, event): ddl
             for t, ddls in world.capture.items()
@@ -573,6 +605,74 @@ class _Shared:
         if sql not in self._reads:
             self._reads[sql] = _reads(conn, sql, self.columns)
         return self._reads[sql]
+
+    def take(self, task_id: str) -> _Idle | None:
+        """An idle connection of this world (one a closed episode of the same task used, if any)."""
+        mine = [e for e in list(_POOL) if e.shared is self]
+        for e in sorted(mine, key=lambda e: e.task_id != task_id):
+            try:
+                _POOL.remove(e)  # another thread may have taken it first
+            except ValueError:
+                continue
+            return e
+        return None
+
+    def give(self, task_id: str, conn: sqlite3.Connection, captured: set[tuple[str, str]], attached: bool) -> bool:
+        """Keep a closed episode's connection for the next episode, when it is as an episode leaves it:
+        no transaction, no other schema attached, ``initial`` (if attached) still the initial state, only
+        the change log (empty) and capture triggers in schema temp."""
+        installed = sum(1 for k in captured if k in self.ddl)
+        if not self.poolable or POOL_SIZE <= 0 or conn.in_transaction or installed > MAX_POOLED_TRIGGERS:
+            return False
+        try:
+            conn.set_progress_handler(None, 0)  # it held the episode
+            names = {r[1] for r in conn.execute("PRAGMA database_list")} - {"temp"}
+            if names != ({"main", "initial"} if attached else {"main"}):
+                return False
+            if attached and conn.serialize(name="initial") != self.seed_blob:
+                return False
+            temp = conn.execute("SELECT count(*) FROM temp.sqlite_master").fetchone()[0]
+            if temp != (installed + 1 if captured else 0):
+                return False
+            if captured and conn.execute(f"SELECT 1 FROM {CHANGE_LOG} LIMIT 1").fetchone() is not None:
+                return False
+        except sqlite3.Error:
+            return False
+        _POOL.append(_Idle(self, task_id, conn, captured, attached))  # the oldest idle one goes when full
+        return True
+
+
+@dataclass(eq=False, slots=True)
+class _Idle:
+    """A closed episode's connection, waiting for the next episode of its world."""
+
+    shared: _Shared
+    task_id: str
+    conn: sqlite3.Connection
+    captured: set[tuple[str, str]]
+    attached: bool
+
+
+_POOL: deque[_Idle] = deque(maxlen=POOL_SIZE)  # appends and removes are atomic: no lock to hold
+_CLOSED = sqlite3.connect(":memory:", check_same_thread=False)  # a closed episode's conn: every use raises
+_CLOSED.close()
+
+
+def _repoint_triggers(conn: sqlite3.Connection) -> None:
+    """After ``deserialize`` replaced the main database, the change-capture triggers (schema temp) still
+    point at the tables of the replaced one, and would stay silent. A new version of the temp schema, read
+    at once, makes SQLite parse it again, which points them at the new tables."""
+    (version,) = conn.execute("PRAGMA temp.schema_version").fetchone()
+    conn.execute(f"PRAGMA temp.schema_version = {int(version) + 1}")
+    conn.execute("SELECT count(*) FROM temp.sqlite_master").fetchone()
+
+
+_INITIAL = re.compile(r"\binitial\s*\.", re.I)
+
+
+def _rules_read_initial(frame: Frame) -> bool:
+    """Whether a rule of the write frame reads the initial state (schema ``initial``)."""
+    return any(r.where is not None and _INITIAL.search(r.where) is not None for r in frame.rules)
 
 
 Reads = dict[str, frozenset[str] | None]  # table -> lower-cased columns a check reads (None: the whole table)

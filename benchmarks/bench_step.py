@@ -5,14 +5,16 @@ side by side (the order rotates every round): through ``Episode.call`` (all rewa
 ``dense`` preset), through the committed code path (``git show <rev>:awm/episode.py`` and the modules
 it owns, loaded as a private package: the before figure), and bare (the same tool function with the
 validated arguments on an equivalent connection: no validation, change capture, diff, checks or
-rewards; a write runs in BEGIN/COMMIT as the episode's does). Reported: read and write step p50/p90,
-the bare p50, the overhead (median of the paired differences, and the mean per round, which carries the
-first write's one-time costs; median of the rounds), and the overhead by phase from a separate timed
-pass (wrappers around each phase's function, so the hot path carries no instrumentation; the wrappers
-add ~1 µs a step).
+rewards; a write runs in BEGIN/COMMIT as the episode's does). Every episode is closed after its submit,
+as the gym env and the server do (the current path then reuses its connection for the next episode of the
+world; ``--no-pool`` turns that off). Reported: read and write step p50/p90, write p50 of an episode's first
+write and of its later ones, the bare p50, the overhead (median of the paired differences, and the mean
+per round, which carries the first write's one-time costs; median of the rounds), and the overhead by
+phase from a separate timed pass (wrappers around each phase's function, so the hot path carries no
+instrumentation; the wrappers add ~1 µs a step).
 Both paths must give byte-identical step results, states and final rewards; the run says so.
 
-    python benchmarks/bench_step.py [--envs clinic,online_store,project_tracker] [--rounds 20] [--rev HEAD]
+    python benchmarks/bench_step.py [--envs clinic,online_store,project_tracker] [--rounds 20] [--rev HEAD] [--no-pool]
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ def old_world(old: ModuleType, world: Any) -> Any:
 def old_plans(old: ModuleType, world: Any) -> dict[str, Any]:
     """The world's learned statement plans in the old revision's type (its Db keeps its own dict)."""
     plan = sys.modules[old.__name__.rsplit(".", 1)[0] + ".tooling"].StatementPlan
-    return {sql: plan(p.writes) for sql, p in world.plans.items()}
+    names = [f.name for f in dataclasses.fields(plan)]
+    return {sql: plan(*(getattr(p, n) for n in names)) for sql, p in world.plans.items()}
 
 
 # -- timing --------------------------------------------------------------------------------------
@@ -164,6 +167,8 @@ def bare_call(conn: sqlite3.Connection, db: Db, td: ToolDef, kwargs: dict[str, A
 class Figures:
     read: list[float] = dataclasses.field(default_factory=list)
     write: list[float] = dataclasses.field(default_factory=list)
+    first_write: list[float] = dataclasses.field(default_factory=list)  # an episode's first write step
+    later_write: list[float] = dataclasses.field(default_factory=list)
     overhead: list[float] = dataclasses.field(default_factory=list)  # paired: step - bare
     sweeps: list[float] = dataclasses.field(default_factory=list)  # mean paired overhead of each round
     phases: dict[str, float] = dataclasses.field(default_factory=dict)  # mean µs per step
@@ -189,6 +194,7 @@ def replay(
                     ep.db._plans = plans[name]
             conn, db = bare_db(world)
             results: dict[str, list[Any]] = {name: [] for name in mods}
+            wrote = False
             for call in ct.verifier.gold.calls:
                 td = world.tools[call.tool]
                 kwargs = td.validate(call.arguments)
@@ -207,10 +213,14 @@ def replay(
                 bare[kind].append(took["bare"])
                 for name in mods:
                     getattr(figs[name], kind).append(took[name])
+                    if td.write:
+                        (figs[name].later_write if wrote else figs[name].first_write).append(took[name])
                     figs[name].overhead.append(took[name] - took["bare"])
+                wrote = wrote or td.write
             for name, ep in eps.items():
                 results[name].append(ep.submit(ct.verifier.gold.answer))
                 results[name].append(ep.state_bytes())
+                ep.close()
             conn.close()
             if check and r == 0 and len(mods) > 1:
                 first, *rest = names
@@ -242,6 +252,7 @@ def timed_pass(world: Any, mod: ModuleType, plans: dict[str, Any] | None) -> dic
                 ep.call(call.tool, call.arguments)
                 total += time.perf_counter_ns() - t0
                 steps += 1
+            ep.close()
     out = {p: phases.ns.get(p, 0) / steps / 1000 for p in PHASES if p != "other"}
     out["other"] = total / steps / 1000 - sum(out.values())
     return out
@@ -258,14 +269,22 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--rev", default="HEAD", help="the revision to compare with ('' for none)")
     ap.add_argument("--path", action="append", default=[])
+    ap.add_argument("--no-pool", action="store_true", help="no reuse of closed episodes' connections")
     a = ap.parse_args()
+    if a.no_pool:
+        awm.episode.POOL_SIZE = 0
     mods: dict[str, ModuleType] = {}
     old = load_revision(a.rev) if a.rev else None
     if old is not None:
         mods[a.rev] = old
     mods["now"] = awm.episode
     reg = Registry(a.path)
-    print(f"AWM Gym step benchmark · {os.cpu_count()} CPUs · targets: write step p50 ≤ 500 µs, overhead ≤ 100 µs/step")
+    load = f" · load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
+    pool = "off" if a.no_pool else "on"
+    print(
+        f"AWM Gym step benchmark · {os.cpu_count()} CPUs{load} · connection reuse {pool} · "
+        "targets: write step p50 ≤ 500 µs, overhead ≤ 100 µs/step"
+    )
     if old is None and a.rev:
         print(f"(no {a.rev} code path: git show failed; current code only)")
     for name in [n for n in a.envs.split(",") if n]:
@@ -274,6 +293,7 @@ def main() -> None:
             ep = world.episode(tid)
             for call in world.tasks[tid].verifier.gold.calls:
                 ep.call(call.tool, call.arguments)
+            ep.close()
         replay(world, mods, 1, check=False)  # warm-up
         figs, bare, mismatches = replay(world, mods, a.rounds, check=True)
         rounds: dict[str, list[dict[str, float]]] = {label: [] for label in mods}
@@ -291,6 +311,10 @@ def main() -> None:
 
         row("read step   p50 / p90 (µs)", [f"{p(f.read, 0.5):.0f} / {p(f.read, 0.9):.0f}" for f in figs.values()])
         row("write step  p50 / p90 (µs)", [f"{p(f.write, 0.5):.0f} / {p(f.write, 0.9):.0f}" for f in figs.values()])
+        row(
+            "write p50   first / later (µs)",
+            [f"{p(f.first_write, 0.5):.0f} / {p(f.later_write, 0.5):.0f}" for f in figs.values()],
+        )
         row(
             "bare tool   p50 read / write",
             [f"{p(bare['read'], 0.5):.0f} / {p(bare['write'], 0.5):.0f}"] * len(figs),

@@ -5,19 +5,32 @@
 - checks re-run only when what they read changed: after every step, the episode's checks and Φ equal
   a full run of every check on the current state;
 - ``restore`` points the installed capture triggers at the restored database: steps after a restore
-  diff exactly as the same steps in an episode that never restored.
+  diff exactly as the same steps in an episode that never restored;
+- a closed episode's connection serves the next episode of its world: every step result, state and
+  final reward is what a fresh connection gives, and a connection something else changed is not reused.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
 
 import pytest
 
+import awm.episode
 from awm import verify
 from awm.diff import CAPTURE_EVENTS, diff_tables
 from awm.episode import _shared
 from awm.registry import default_registry
+
+
+@pytest.fixture(autouse=True)
+def no_idle_connections():
+    """Each test starts with fresh connections (some look at what an episode installed itself)."""
+    awm.episode._POOL.clear()
+    yield
+    awm.episode._POOL.clear()
 
 
 def _norm(diff):
@@ -183,3 +196,66 @@ def test_restore_of_a_capture_that_never_fired(mini_world):
     res = ep.call("set_order_status", {"order_id": 1, "status": "cancelled"})
     assert [c.table for c in res.diff.changes] == ["orders"]
     assert ep.evaluate().passed
+
+
+def _replay(world, task_id, *, restore_at=None):
+    """Every step result, the final reward and state of the task's gold path, as text."""
+    ct = world.tasks[task_id]
+    ep = world.episode(task_id, reward="dense")
+    out, snap = [], None
+    for i, c in enumerate(ct.verifier.gold.calls):
+        if i == restore_at:
+            snap = ep.snapshot()
+            ep.call("list_tools" if "list_tools" in world.tools else c.tool, c.arguments)
+            ep.restore(snap)
+        out.append(json.dumps(_step(ep, c.tool, c.arguments).to_dict(), sort_keys=True, default=str))
+    out.append(json.dumps(ep.submit(ct.verifier.gold.answer).to_dict(), sort_keys=True, default=str))
+    out.append(ep.state_bytes().hex())
+    ep.close()
+    return out
+
+
+@pytest.mark.parametrize("env", ["online_store", "project_tracker"])
+def test_reused_connections_give_what_fresh_ones_give(env, monkeypatch):
+    world = default_registry().load(env)
+    tasks = [t for t in world.task_ids if world.tasks[t].verifier.gold.calls]
+    monkeypatch.setattr(awm.episode, "POOL_SIZE", 0)
+    fresh = {t: _replay(world, t) for t in tasks}
+    assert not awm.episode._POOL
+    monkeypatch.setattr(awm.episode, "POOL_SIZE", 32)
+    for order in (tasks, tasks[::-1], random.Random(env).sample(tasks, len(tasks))):  # same and other tasks
+        for t in order:
+            assert _replay(world, t) == fresh[t], t
+    assert awm.episode._POOL  # they were reused
+    for t in tasks[:6]:
+        assert _replay(world, t, restore_at=1) == fresh[t], t
+
+
+def test_a_reused_connection_is_as_an_episode_leaves_it(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    _step(ep, "place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    conn, captured = ep.conn, set(ep._captured)
+    ep.close()
+    ep.close()  # twice: nothing more
+    with pytest.raises(sqlite3.ProgrammingError):
+        ep.state_bytes()  # as on a closed connection
+    again = mini_world.episode("t02_buy_lamp")
+    assert again.conn is conn and again._captured == captured
+    assert again.state_bytes() == mini_world.start_blob
+    assert again.evaluate().checks == dict(again.task.initial_checks)
+    _step(again, "place_order", {"customer_id": 2, "product_id": 3, "quantity": 1})
+
+
+def test_a_connection_something_else_changed_is_not_reused(mini_world):
+    ep = mini_world.episode("t02_buy_lamp")
+    verify.attach_copy(ep.conn, "other", mini_world.seed_blob)  # still attached at the end
+    ep.close()
+    ep = mini_world.episode("t02_buy_lamp")
+    ep.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 2})
+    ep._attach_initial()
+    ep.conn.execute("DELETE FROM initial.orders")  # the initial state is no longer the initial state
+    ep.close()
+    ep = mini_world.episode("t02_buy_lamp")
+    ep.conn.execute("CREATE TEMP TABLE mine (x)")
+    ep.close()
+    assert not awm.episode._POOL
