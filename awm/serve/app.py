@@ -88,10 +88,15 @@ class FastJSON(JSONResponse):
     ``"NaN"``/``"Infinity"``/``"-Infinity"`` and a lone UTF-16 surrogate U+FFFD (only on that slower path)."""
 
     def render(self, content: Any) -> bytes:
-        try:
-            return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str, allow_nan=False).encode()
-        except (ValueError, UnicodeEncodeError):
-            return json.dumps(json_safe(content), ensure_ascii=False, separators=(",", ":"), default=str).encode()
+        return _render(content)
+
+
+def _render(content: Any) -> bytes:
+    """``content`` as ``FastJSON`` writes it."""
+    try:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str, allow_nan=False).encode()
+    except (ValueError, UnicodeEncodeError):
+        return json.dumps(json_safe(content), ensure_ascii=False, separators=(",", ":"), default=str).encode()
 
 
 def json_safe(value: Any) -> Any:
@@ -217,12 +222,15 @@ class _Direct:
         try:
             slot = _slot(self.store, eid)
             res = await slot.run(lambda ep: _call(ep, body))
-            response: Response = FastJSON(self.render(res))
+            status, content = 200, self.render(res)
         except ApiError as e:
-            response = _error(e.code, e.status, e.message)
+            status, content = e.status, {"error": {"code": e.code, "message": e.message}}
         except EpisodeClosedError as e:
-            response = _error("episode_ended", 409, str(e))
-        await response(scope, receive, send)
+            status, content = 409, {"error": {"code": "episode_ended", "message": str(e)}}
+        out = _render(content)  # what FastJSON sends, without building a Response
+        head = [(b"content-length", str(len(out)).encode()), (b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": status, "headers": head})
+        await send({"type": "http.response.body", "body": out})
 
     @staticmethod
     def _call_body(scope: Scope, raw: bytes) -> m.CallBody | None:

@@ -24,6 +24,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+_CLOSE = [(b"connection", b"close")]
 _JSON_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
 
 
@@ -102,10 +103,8 @@ class GuardMiddleware:
             msg = "missing or wrong bearer token"
             await send_error(send, 401, "unauthorized", msg, [(b"www-authenticate", b"Bearer")])
             return
-        too_large = f"request body larger than {self.max_body} bytes"
-        close = [(b"connection", b"close")]
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await send_error(send, 413, "body_too_large", too_large, close)
+            await self._too_large(send)
             return
         try:
             async with asyncio.timeout(self.body_timeout):
@@ -123,16 +122,16 @@ class GuardMiddleware:
                         chunk = message.get("body", b"")
                         size += len(chunk)
                         if size > self.max_body:
-                            await send_error(send, 413, "body_too_large", too_large, close)
+                            await self._too_large(send)
                             return
                         parts.append(chunk)
                     body = b"".join(parts)
         except TimeoutError:
             msg = f"the request body did not arrive within {self.body_timeout:g} s"
-            await send_error(send, 408, "request_timeout", msg, close)
+            await send_error(send, 408, "request_timeout", msg, _CLOSE)
             return
         if len(body) > self.max_body:
-            await send_error(send, 413, "body_too_large", too_large, close)
+            await self._too_large(send)
             return
         if body.count(b"[") + body.count(b"{") > self.max_depth and too_deep(body, self.max_depth):
             msg = f"the request nests JSON deeper than {self.max_depth} levels"
@@ -148,6 +147,9 @@ class GuardMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        await send_error(send, 413, "body_too_large", f"request body larger than {self.max_body} bytes", _CLOSE)
 
 
 class _Refused(Exception):

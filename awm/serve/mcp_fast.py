@@ -45,6 +45,7 @@ _PARAM = MCP_PARAM_HEADER_PREFIX.lower()
 _CALL_KEYS = frozenset({"name", "arguments", "_meta"})
 _LIST_KEYS = frozenset({"_meta"})
 _JSON = [(b"content-type", b"application/json")]
+_PASSED_MAX = 64  # distinct header combinations remembered (clients send few; the values are theirs)
 
 
 def _dumps(value: Any) -> bytes:
@@ -62,18 +63,23 @@ class FastMcp:
         self._stamp = {SERVER_INFO_META_KEY: mcp.server.server_info_stamp}
         self._listings: dict[tuple[str, str | None], bytes] = {}  # the "result" of a tools/list, as JSON text
         self._declares_headers: dict[tuple[str, str], bool] = {}
+        self._passed: set[tuple[str | None, ...]] = set()  # headers that passed the security and Accept checks
 
     async def handle(self, scope: Scope, body: bytes, env: str, receive: Receive, send: Send) -> bool:
         raw = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]]
         headers = dict(reversed(raw))  # the first of repeated headers wins, as with starlette's Headers.get
         if headers.get("mcp-protocol-version") not in MODERN_PROTOCOL_VERSIONS:
             return False
-        request = Request(scope, receive)
-        if await self.security.validate_request(request, is_post=True) is not None:
-            return False
-        has_json, has_sse = check_accept_headers(request)
-        if not has_json or (not self.json_response and not has_sse):
-            return False
+        checked = (headers.get("content-type"), headers.get("host"), headers.get("origin"), headers.get("accept"))
+        if checked not in self._passed:  # the SDK's checks read only these headers: a pass is remembered
+            request = Request(scope, receive)
+            if await self.security.validate_request(request, is_post=True) is not None:
+                return False
+            has_json, has_sse = check_accept_headers(request)
+            if not has_json or (not self.json_response and not has_sse):
+                return False
+            if len(self._passed) < _PASSED_MAX:
+                self._passed.add(checked)
         try:
             msg = json.loads(body)
         except (ValueError, RecursionError):

@@ -171,6 +171,8 @@ def _uvicorn_config(
         http=protocol,
         lifespan="on",
         log_level=log_level,
+        # uvicorn formats each access-log line's arguments before the logger drops it: off unless shown
+        access_log=log_level.lower() in ("trace", "debug", "info"),
         timeout_keep_alive=5,
         timeout_graceful_shutdown=5,
     )

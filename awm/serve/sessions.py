@@ -8,8 +8,12 @@ for itself is tied to that session and freed when the session closes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import os
+import queue
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -66,9 +70,7 @@ class Slot:
                 )
             self.last_used = time.monotonic()
             try:
-                call = contextvars.copy_context().run  # as asyncio.to_thread runs it, without wait_for's extra task
-                async with asyncio.timeout(self.call_timeout):
-                    out = await asyncio.get_running_loop().run_in_executor(None, call, fn, self.episode)
+                out = await _HOP.run(fn, self.episode, self.call_timeout)
             except TimeoutError:
                 self.broken = True
                 raise ApiError(
@@ -81,6 +83,80 @@ class Slot:
             if isinstance(out, StepResult) and out.done:
                 self.final = out
             return out
+
+
+class _Hop:
+    """Runs a blocking call on a worker thread, in a copy of the caller's context, and wakes the event loop
+    with its outcome: what ``loop.run_in_executor`` does for a tool call (it is on every call's path), without
+    its second future, callback chain and idle semaphore (about 30 µs a call).
+
+    Threads start as calls need them, up to ``max_threads`` (as the default executor); a call beyond that
+    waits in the queue for the first thread to free up. A thread stuck in a call that timed out stays
+    stuck; its outcome, if it ever comes, is dropped."""
+
+    def __init__(self, max_threads: int):
+        self.max_threads = max_threads
+        self._lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._pid = os.getpid()  # a forked worker process starts with no threads
+        self._jobs: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._threads = self._idle = self._waiting = 0
+
+    def run(self, fn: Callable[[Any], T], arg: Any, timeout: float) -> asyncio.Future[T]:
+        """A future of ``fn(arg)``; it fails with ``TimeoutError`` after ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        timer = loop.call_later(timeout, _expire, fut)
+        fut.add_done_callback(lambda _: timer.cancel())
+        with self._lock:
+            if self._pid != os.getpid():
+                self._reset()
+            if self._idle:
+                self._idle -= 1  # an idle thread takes it
+            elif self._threads < self.max_threads:
+                self._threads += 1
+                threading.Thread(target=self._work, name="awm-episode-call", daemon=True).start()
+            else:
+                self._waiting += 1  # the first thread to finish takes it
+            jobs = self._jobs
+        jobs.put((loop, fut, contextvars.copy_context(), fn, arg))
+        return fut
+
+    def _work(self) -> None:
+        jobs = self._jobs
+        while True:
+            loop, fut, ctx, fn, arg = jobs.get()
+            try:
+                outcome: tuple[Any, BaseException | None] = (ctx.run(fn, arg), None)
+            except BaseException as e:  # as an executor's future carries it
+                outcome = (None, e)
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(_settle, fut, *outcome)
+            del loop, fut, ctx, fn, arg, outcome
+            with self._lock:
+                if self._waiting:
+                    self._waiting -= 1
+                else:
+                    self._idle += 1
+
+
+def _settle(fut: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if fut.done():  # timed out, or its caller went away
+        return
+    if error is not None:
+        fut.set_exception(error)
+    else:
+        fut.set_result(result)
+
+
+def _expire(fut: asyncio.Future[Any]) -> None:
+    if not fut.done():
+        fut.set_exception(TimeoutError())
+
+
+_HOP = _Hop(min(32, (os.cpu_count() or 1) + 4))
 
 
 def new_episode_id(worker: int = 0, workers: int = 1) -> str:

@@ -66,6 +66,8 @@ def both(live, make) -> tuple[tuple[int, Any], tuple[int, Any]]:
 
     def one() -> tuple[int, Any]:
         r = make()
+        if not r.headers.get("content-type", "").startswith("application/json"):
+            return r.status_code, r.text  # the SDK's plain-text refusals (a wrong Host, Origin, ...)
         return r.status_code, (r.json() if r.content else None)
 
     fast = one()
@@ -103,8 +105,12 @@ def test_tools_call_is_the_sdks(live):
 def test_what_the_fast_path_does_not_handle_reaches_the_sdk(live):
     eid = new_episode(live)
     url = f"{live.url}/envs/mini_shop/mcp"
+    assert rpc(live, "tools/call", {"name": "search_products"}, eid).status_code == 200  # headers that pass
     cases = [
         lambda: rpc(live, "tools/call", {"name": "search_products"}, eid, Accept="text/html"),
+        lambda: rpc(live, "tools/call", {"name": "search_products"}, eid, Host="evil.example"),
+        lambda: rpc(live, "tools/call", {"name": "search_products"}, eid, Origin="http://evil.example"),
+        lambda: rpc(live, "tools/call", {"name": "search_products"}, eid, **{"Content-Type": "text/plain"}),
         lambda: rpc(live, "tools/call", {"name": "search_products"}, eid, **{"Mcp-Name": "other"}),
         lambda: rpc(live, "tools/call", {"name": "search_products", "arguments": [1]}, eid),
         lambda: rpc(live, "server/discover", {}, eid),
@@ -177,6 +183,8 @@ def test_direct_tool_calls_answer_as_the_fastapi_routes(live):
             finally:
                 live.planes.fast_paths = True
             assert (fast.status_code, fast.json()) == (slow.status_code, slow.json()), body
+            assert fast.headers["content-type"] == slow.headers["content-type"] == "application/json"
+            assert int(fast.headers["content-length"]) == len(fast.content)
         odd: list[tuple[str, dict[str, Any]]] = [
             ("ep-nope", {"json": bodies[0]}),
             (a, {"content": b"{nope", "headers": {"content-type": "application/json"}}),
