@@ -22,8 +22,9 @@ demo: $(STAMP)
 validate: $(STAMP)
 	$(VENV)/bin/awm validate
 
-# every core (pytest-xdist); a README section's blocks stay on one worker (xdist_group), in order
-XDIST ?= -n auto --dist loadgroup
+# every core (pytest-xdist); each test module stays whole on one worker (its module-scoped fixtures are built
+# once, the README's blocks run in order)
+XDIST ?= -n auto --dist loadscope
 
 test: $(STAMP)
 	$(PY) -m pytest $(XDIST)

@@ -27,10 +27,12 @@ FIXTURE_ROOT = Path(__file__).parent / "fixtures" / "root"
 REPRESENTATIVES = frozenset({"online_store", "marina", "mini_shop"})
 
 
-def sweep(envs: list[str], *, key: Callable[[str], str] = lambda e: e) -> list[Any]:
+def sweep(
+    envs: list[str], *, key: Callable[[str], str] = lambda e: e, representatives: frozenset[str] = REPRESENTATIVES
+) -> list[Any]:
     """``envs`` as parameters: the representatives as they are, every other one marked slow.
     ``key`` maps a parameter to its environment's name (a gym id, a (gym id, task) pair ...)."""
-    return [e if key(e) in REPRESENTATIVES else pytest.param(e, marks=pytest.mark.slow) for e in envs]
+    return [e if key(e) in representatives else pytest.param(e, marks=pytest.mark.slow) for e in envs]
 
 
 FAULTY_TOOLS = Path(__file__).parent / "fixtures" / "faulty_tools.py"

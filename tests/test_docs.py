@@ -47,8 +47,6 @@ from tests.docs.harness import DOCS, NESTED, ROOT, Block, DocsRunner, parse
 README = (ROOT / "README.md").read_text()
 PARSED = [parse(path) for path in DOCS]
 BLOCKS = [b for blocks, _ in PARSED for b in blocks if b.runnable]
-# under pytest-xdist (make test), every block runs on one worker, in the README's order, in one sandbox clone
-pytestmark = pytest.mark.xdist_group("readme")
 
 
 def _param(block: Block) -> object:
@@ -56,7 +54,10 @@ def _param(block: Block) -> object:
     return pytest.param(block, id=block.id, marks=marks)
 
 
-@pytest.fixture(scope="module")
+# one runner per process: were this module's tests interleaved with other modules' (pytest-xdist's default
+# distribution; make test keeps modules whole), a module-scoped runner would be rebuilt at each switch and
+# re-run each section's earlier blocks
+@pytest.fixture(scope="session")
 def docs(tmp_path_factory: pytest.TempPathFactory):
     runner = DocsRunner(tmp_path_factory.mktemp("clone"), [b for blocks, _ in PARSED for b in blocks])
     yield runner

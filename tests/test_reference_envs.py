@@ -8,12 +8,15 @@ import pytest
 
 from awm.bundle import TaskKind
 from awm.registry import default_registry
-from tests.conftest import catalog_report, sweep
+from tests.conftest import catalog_report
 
 REFERENCE = ["online_store", "clinic", "project_tracker"]
 
 
-@pytest.mark.parametrize("env", sweep(REFERENCE))
+# every reference environment under -m slow: the default run validates online_store with the audit in
+# tests/test_catalog.py
+@pytest.mark.slow
+@pytest.mark.parametrize("env", REFERENCE)
 def test_reference_env_is_valid_and_passes_every_probe_class_of_the_audit(env):
     report = catalog_report(env)
     assert report.ok, "\n".join(map(str, report.problems))

@@ -67,6 +67,7 @@ def check(run: str, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow  # about a minute of CPU; CI runs it (make test-slow), the pipeline's logic runs by default in test_pipeline
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("run", FAST)
 def test_a_generated_environment_replays_from_its_transcript(run: str, tmp_path: Path) -> None:
