@@ -25,15 +25,18 @@ validate: $(STAMP)
 # every core (pytest-xdist); each test module stays whole on one worker (its module-scoped fixtures are built
 # once, the README's blocks run in order)
 XDIST ?= -n auto --dist loadscope
+# tests start many Python processes (the CLI, servers, sandboxes): let them share compiled bytecode (and pytest
+# its rewritten test modules) even where the environment sets PYTHONDONTWRITEBYTECODE; __pycache__ is ignored by git
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
 
 test: $(STAMP)
-	$(PY) -m pytest $(XDIST)
+	$(PYTEST) $(XDIST)
 
 test-all: $(STAMP)
-	$(PY) -m pytest $(XDIST) -m "slow or not slow"
+	$(PYTEST) $(XDIST) -m "slow or not slow"
 
 test-slow: $(STAMP)
-	$(PY) -m pytest $(XDIST) -m slow
+	$(PYTEST) $(XDIST) -m slow
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check awm tests benchmarks examples
@@ -52,6 +55,9 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_gym.py
 	$(PY) benchmarks/bench_serve.py
+	$(PY) benchmarks/bench_step.py
+	$(PY) benchmarks/bench_startup.py
+	@echo "against AWM's released runtime (installs agent-world-model into ~/.cache/awm-bench once): $(PY) benchmarks/bench_vs_awm.py"
 	@if $(PY) -c "import ray" 2>/dev/null; then $(PY) benchmarks/bench_dist.py; \
 	else echo "bench_dist skipped: pip install -e '.[ray]'"; fi
 

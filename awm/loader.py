@@ -139,9 +139,12 @@ def import_file(path: Path, name: str) -> ModuleType:
     ``sys.modules`` (pydantic and dataclasses resolve annotations through it). Raises what the file raises."""
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
+    # compiled from the bytes on disk now, never from a __pycache__ entry: bytecode caches are validated by
+    # mtime and size, so a file rewritten within the same second at the same length would run its old code
+    code = compile(Path(path).read_bytes(), str(path), "exec", dont_inherit=True)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    exec(code, module.__dict__)  # the bundle's own module, run as exec_module would run it
     return module
 
 
