@@ -56,6 +56,8 @@ def test_every_response_is_documented_with_its_schema(token):
     assert {"201", "404", "422", "503"} <= set(created)
 
 
+# a fuzzer over both planes (~20 s): under -m slow (CI runs it); the contract tests above run by default
+@pytest.mark.slow
 def test_schemathesis_finds_nothing(tmp_path):
     """``st run --checks all`` on both planes, bounded; real episode ids are offered as test data."""
     pytest.importorskip("schemathesis")

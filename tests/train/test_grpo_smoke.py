@@ -191,6 +191,8 @@ def test_a_chat_template_without_tools_is_refused_with_the_option_that_fixes_it(
         example.build_trainer(args, model=object(), tokenizer=tokenizer)
 
 
+# loads two tokenizers (~10 s): under -m slow (CI runs it); the GRPO smoke test runs by default
+@pytest.mark.slow
 def test_chat_template_option_takes_a_file_or_a_name_bundled_with_trl(tmp_path: Path) -> None:
     import importlib.resources as ir
 
