@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,22 +34,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from bench_serve import free_port  # the control plane's port (port + 1) must be free too
 
 ROOT = Path(__file__).resolve().parent.parent
 AWM = [sys.executable, "-m", "awm.cli"]
-
-
-def free_port() -> int:
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-        return port
 
 
 def make_root(folder: Path, env: str, count: int) -> list[str]:

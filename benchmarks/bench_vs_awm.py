@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from bench_serve import free_port  # the control plane's port (port + 1) must be free too
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "awm1k"
@@ -81,20 +82,6 @@ AWM_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHO
 
 class Unavailable(Exception):
     """AWM's runtime could not be installed or started; the message says why."""
-
-
-def free_port() -> int:
-    """A free port whose successor is free too (our control plane takes port + 1)."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-        return port
 
 
 def tail(path: Path, n: int = 20) -> str:
