@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from awm.cli import app
@@ -66,6 +68,7 @@ def test_needs_ideas_and_a_model(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "nothing to resume" in result.output
 
 
+@pytest.mark.slow  # ~10 s: a real interrupted generation run (CI runs it with -m slow)
 def test_interrupted_run_then_resume_repeats_no_completed_request(fake_llm: FakeLLM, root: Path) -> None:
     gate = threading.Event()
     script_env(fake_llm, BIKE)

@@ -159,7 +159,14 @@ CONTENT_FAULTS = {
 }
 
 
-@pytest.mark.parametrize("fault", sorted(CONTENT_FAULTS))
+# one fault per stage (and the audit's leak) by default; the other kinds of fault run under -m slow (CI runs them)
+DEFAULT_FAULTS = {"malformed_json", "ddl_fails", "seed_breaks_foreign_key", "tool_raises", "gold_fails_its_verifier",
+                  "audit_leak_fed_back"}
+
+
+@pytest.mark.parametrize(
+    "fault", [f if f in DEFAULT_FAULTS else pytest.param(f, marks=pytest.mark.slow) for f in sorted(CONTENT_FAULTS)]
+)
 def test_bad_outputs_are_corrected_with_feedback(fake_llm: FakeLLM, root: Path, fault: str) -> None:
     stage, bad, expected = CONTENT_FAULTS[fault]
     script_env(fake_llm, VET, {stage: [bad]})
