@@ -156,6 +156,43 @@ class _Refused(Exception):
     pass
 
 
+class _Corked:
+    """A response's transport that sends its head together with the first body chunk: uvicorn writes the
+    status line and headers, then the body, as two writes (two packets, two wake-ups of the client). The head
+    waits for the body written in the same turn of the loop, and goes alone at the loop's next turn (a
+    streamed response), or before a close."""
+
+    __slots__ = ("_held", "_loop", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop):
+        self._transport, self._loop = transport, loop
+        self._held: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._held is None:
+            if data.startswith(b"HTTP/1.1 ") and data.endswith(b"\r\n\r\n"):
+                self._held = data
+                self._loop.call_soon(self._flush)
+                return
+            self._transport.write(data)
+            return
+        held, self._held = self._held, None
+        self._transport.write(held + data)
+
+    def _flush(self) -> None:
+        if self._held is not None:
+            held, self._held = self._held, None
+            if not self._transport.is_closing():
+                self._transport.write(held)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with a deadline and size limits on every request head."""
 
@@ -220,6 +257,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._in_head = False
         self._head_seen = self._head_size = self._n_headers = 0
         super().on_headers_complete()
+        if self.cycle is not None:
+            self.cycle.transport = _Corked(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         super().on_message_complete()

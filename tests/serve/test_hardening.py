@@ -3,6 +3,7 @@ slow requests. Every refusal is the documented ``{"error": {"code", "message"}}`
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from awm.serve.config import ServeConfig
-from awm.serve.guard import too_deep
+from awm.serve.guard import _Corked, too_deep
 from tests.conftest import FIXTURE_ROOT
 from tests.serve.conftest import start_server, stop_server
 
@@ -241,3 +242,56 @@ def test_even_a_bug_answers_in_the_documented_shape(guarded, monkeypatch):
     monkeypatch.setattr(guarded.store, "world", broken)
     r = httpx.post(f"{guarded.control}/episodes", json={"env": "mini_shop"}, headers=CTL)
     assert r.status_code == 500 and r.json()["error"]["code"] == "internal_error"
+
+
+class _Recorder:
+    """A transport that records what is written to it."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        assert not self.closed, "written after close"
+        self.writes.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def get_extra_info(self, name: str) -> str:
+        return f"extra:{name}"
+
+
+def test_a_response_head_goes_out_with_its_body_in_one_write():
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        head = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"
+        t = _Recorder()
+        corked = _Corked(t, loop)  # type: ignore[arg-type]
+        corked.write(head)
+        assert t.writes == []  # held for the body
+        corked.write(b"{}")
+        assert t.writes == [head + b"{}"]
+        await asyncio.sleep(0)
+        assert t.writes == [head + b"{}"]  # nothing left to flush
+        # a streamed response: the head goes alone at the loop's next turn, chunks as they come
+        t2 = _Recorder()
+        corked2 = _Corked(t2, loop)  # type: ignore[arg-type]
+        corked2.write(head)
+        await asyncio.sleep(0)
+        assert t2.writes == [head]
+        corked2.write(b"a")
+        assert t2.writes == [head, b"a"]
+        # a close sends what is held first; everything else reaches the real transport
+        t3 = _Recorder()
+        corked3 = _Corked(t3, loop)  # type: ignore[arg-type]
+        corked3.write(head)
+        corked3.close()
+        assert t3.writes == [head] and t3.closed
+        await asyncio.sleep(0)  # the pending flush finds nothing held
+        assert corked3.get_extra_info("peername") == "extra:peername"
+
+    asyncio.run(scenario())
