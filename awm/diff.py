@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Literal
 
 
@@ -194,35 +196,69 @@ def changes_from_log(
 
     ``touched`` (when given) gains what every logged write may have changed, net or not: a table whose
     rows were inserted or deleted maps to None, an updated one to the columns whose values differ (a REAL
-    value always counts: its JSON text need not tell two values apart)."""
-    first: dict[tuple[str, tuple], Row | None] = {}
-    last: dict[tuple[str, tuple], Row | None] = {}
-    for tbl, old_json, new_json in log:
-        t = tables[tbl]
-        cols = t.image_columns
-        old = dict(zip(cols, json.loads(old_json), strict=True)) if old_json is not None else None
-        new = dict(zip(cols, json.loads(new_json), strict=True)) if new_json is not None else None
+    value always counts: its JSON text need not tell two values apart).
+
+    Runs on every write step: the images stay value lists (one ``json.loads`` for the whole log) until
+    the changes that remain become rows (their values zipped with the columns, strictly, as ``_touch``
+    does for an update)."""
+    images = json.loads("[" + ",".join([x if x is not None else "null" for r in log for x in (r[1], r[2])]) + "]")
+    first: dict[tuple[str, tuple], list[Any] | None] = {}
+    last: dict[tuple[str, tuple], list[Any] | None] = {}
+    for i, (tbl, _, _) in enumerate(log):
+        _, key_of, lower = _layout(tables[tbl])
+        old, new = images[2 * i], images[2 * i + 1]
         if touched is not None:
-            _touch(touched, tbl, old, new)
+            _touch(touched, tbl, lower, old, new)
         if old is not None:
-            k = (tbl, tuple(old[c] for c in t.key))
+            k = (tbl, key_of(old))
             first.setdefault(k, old)
-            last[k] = new if new is not None and tuple(new[c] for c in t.key) == k[1] else None
+            last[k] = new if new is not None and key_of(new) == k[1] else None
         if new is not None:
-            k = (tbl, tuple(new[c] for c in t.key))
+            k = (tbl, key_of(new))
             first.setdefault(k, None)
             last[k] = new
     out = []
-    for k in sorted(first, key=lambda k: (k[0], _sort_key(k[1]))):
+    for k in sorted(first, key=lambda k: (k[0], _sort_key(k[1]))) if len(first) > 1 else first:  # one: no sort
         before, after = first[k], last[k]
         if before == after:
             continue
         op: Literal["insert", "update", "delete"] = "update" if before and after else ("insert" if after else "delete")
-        out.append(RowChange(k[0], op, dict(zip(tables[k[0]].key, k[1], strict=True)), before, after))
+        t = tables[k[0]]
+        cols = _layout(t)[0]
+        out.append(
+            RowChange(
+                k[0],
+                op,
+                dict(zip(t.key, k[1], strict=True)),
+                None if before is None else dict(zip(cols, before, strict=True)),
+                None if after is None else dict(zip(cols, after, strict=True)),
+            )
+        )
     return Diff(tuple(out))
 
 
-def _touch(touched: Touched, table: str, old: Row | None, new: Row | None) -> None:
+@lru_cache(maxsize=4096)
+def _layout(t: TableInfo) -> tuple[tuple[str, ...], Callable[[list[Any]], tuple], tuple[str, ...]]:
+    """How ``changes_from_log`` reads an image of ``t`` (a value list): its columns, the function that
+    takes the primary-key tuple from it, and the lower-cased column names (what ``touched`` holds)."""
+    cols = t.image_columns
+    idx = [cols.index(k) for k in t.key]
+    if len(idx) == 1:
+        (i,) = idx
+
+        def key_of(row: list[Any]) -> tuple:
+            return (row[i],)
+
+    else:
+        get = itemgetter(*idx)
+
+        def key_of(row: list[Any]) -> tuple:
+            return get(row)
+
+    return cols, key_of, tuple(c.lower() for c in cols)
+
+
+def _touch(touched: Touched, table: str, lower: tuple[str, ...], old: list[Any] | None, new: list[Any] | None) -> None:
     name = table.lower()
     cols = touched.get(name, set())
     if cols is None:
@@ -230,10 +266,9 @@ def _touch(touched: Touched, table: str, old: Row | None, new: Row | None) -> No
     if old is None or new is None:
         touched[name] = None
         return
-    for c, v in new.items():
-        w = old.get(c)
+    for c, v, w in zip(lower, new, old, strict=True):
         if v != w or type(v) is not type(w) or type(v) is float:
-            cols.add(c.lower())
+            cols.add(c)
     touched[name] = cols
 
 

@@ -41,7 +41,7 @@ from awm.errors import EpisodeClosedError, ToolArgumentsError, ToolError, ToolTi
 from awm.frame import Frame, Verdict
 from awm.importers.verifier_runner import CodeVerdict, run_code_check
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
-from awm.tooling import Db, format_validation_error
+from awm.tooling import Db, ToolDef, format_validation_error
 
 if TYPE_CHECKING:
     from awm.world import CompiledTask, World
@@ -202,6 +202,7 @@ class Episode:
         self._stale: Touched | None = {} if self._shared.start_is_seed and blob is None else None
         # the write frame's rules read the initial state: attached before the frame judges a change
         self._frame_initial = _rules_read_initial(task.frame)
+        self._check_reads: list[tuple[Check, Reads | None]] | None = None  # each check with what it reads
         self._code_cache: tuple[tuple[int, str], CodeVerdict] | None = None
 
     # -- actions --------------------------------------------------------------------------------
@@ -232,7 +233,7 @@ class Episode:
         key = td.name + canonical
         ch.redundant = self._seen.get(key) == self.version
         self._seen[key] = self.version
-        return self._execute(td.name, args or {}, kwargs, td.write, ch)
+        return self._execute(td, args or {}, kwargs, ch)
 
     def list_tools(self) -> StepResult:
         """The tool specs, as a step (AWM agents start with ``list_tools``); changes nothing."""
@@ -402,9 +403,8 @@ class Episode:
             conn.close()
 
     # -- internals ------------------------------------------------------------------------------
-    def _execute(
-        self, name: str, args: dict[str, Any], kwargs: dict[str, Any], write: bool, ch: RewardChannels
-    ) -> StepResult:
+    def _execute(self, td: ToolDef, args: dict[str, Any], kwargs: dict[str, Any], ch: RewardChannels) -> StepResult:
+        name, write = td.name, td.write
         conn, db = self.conn, self.db
         log: list[tuple[str, str | None, str | None]] = []
         db._writable = write
@@ -418,7 +418,7 @@ class Episode:
             conn.execute("BEGIN")
             since = conn.total_changes
         try:
-            result = self.world.tools[name].fn(db, **kwargs)
+            result = td.fn(db, **kwargs)
             json.dumps(result)
             log = self._take_log(since) if write else log
             completed = True
@@ -448,7 +448,8 @@ class Episode:
                 self._captured -= self._captured_now  # the rollback removed them too
             self._captured_now = set()
         diff = changes_from_log(self.world.tables, log, self._stale) if log else EMPTY
-        if diff:
+        changed = bool(diff)  # tested once: every read step passes here
+        if changed:
             self.version += 1
             fold(self._net, diff)
         if error is not None:
@@ -456,14 +457,14 @@ class Episode:
             ch.tool_error = error.code == "tool_error"
             ch.timeout = error.code == "timeout"
             ch.crashed = error.code == "internal_error"
-            if diff:
+            if changed:
                 ch.collateral = self._collateral(diff)
                 ch.checks = dict(self._refresh_checks())
                 ch.progress = self._phi
             return self._finish(StepResult(name, args, False, error=error, diff=diff), ch)
-        ch.noop = write and not diff
-        ch.collateral = self._collateral(diff) if diff else 0
-        if diff:
+        ch.noop = write and not changed
+        if changed:
+            ch.collateral = self._collateral(diff)
             ch.checks = dict(self._refresh_checks())
             ch.progress = self._phi
         return self._finish(StepResult(name, args, True, result=result, diff=diff), ch)
@@ -521,8 +522,9 @@ class Episode:
             if self.task.needs_initial:
                 self._attach_initial()
             shared, stale = self._shared, self._stale
-            reads = [shared.reads(self.conn, c.sql) for c in checks]
-            rerun = list(zip(checks, reads, strict=True))
+            rerun = self._check_reads
+            if rerun is None:  # learned on the first refresh, once ``initial`` is attached (a check may read it)
+                rerun = self._check_reads = [(c, shared.reads(self.conn, c.sql)) for c in checks]
             if stale is not None and shared.check_cost.get(self.task.id, LIGHT_CHECKS) < LIGHT_CHECKS:
                 rerun = [(c, r) for c, r in rerun if _stale(r, stale)]
             self._ops = 0
@@ -824,6 +826,10 @@ def _malformed_answer_message(schema: AnswerSchema, problem: str) -> str:
     )
 
 
+# ``json.dumps(..., sort_keys=True)`` without building an encoder on every call (the same text)
+_canonical_json = json.JSONEncoder(sort_keys=True).encode
+
+
 def _parse_arguments(arguments: Any) -> tuple[dict[str, Any] | None, str, str | None]:
     """(arguments, their canonical JSON text, problem): the text sizes the request and keys redundancy."""
     if arguments is None:
@@ -840,7 +846,7 @@ def _parse_arguments(arguments: Any) -> tuple[dict[str, Any] | None, str, str | 
     if not isinstance(arguments, dict):
         return None, "", f"arguments must be a JSON object, not {type(arguments).__name__}"
     try:
-        text = json.dumps(arguments, sort_keys=True)
+        text = _canonical_json(arguments)
     except (TypeError, ValueError):
         return None, "", "arguments must contain only JSON values"
     if len(text) > MAX_ARGUMENT_BYTES:

@@ -81,10 +81,22 @@ def column_values(conn: sqlite3.Connection, sql: str) -> tuple[Any, ...]:
 
 
 def progress(checks: Sequence[Check], results: Mapping[str, bool]) -> float:
-    """Φ(s): weighted fraction of non-guard checks that hold, or 0 if any guard fails."""
-    if any(c.guard and not results.get(c.name, False) for c in checks):
-        return 0.0
-    total = sum(c.weight for c in checks if not c.guard)
+    """Φ(s): weighted fraction of non-guard checks that hold, or 0 if any guard fails.
+
+    One pass (it runs after every step that changed what a check reads); the weights are summed with
+    ``sum`` in check order, as ever, so Φ is the same float."""
+    weights: list[float] = []
+    held: list[float] = []
+    for c in checks:
+        ok = results.get(c.name, False)
+        if c.guard:
+            if not ok:
+                return 0.0
+        else:
+            weights.append(c.weight)
+            if ok:
+                held.append(c.weight)
+    total = sum(weights)
     if total == 0:
         return 0.0
-    return sum(c.weight for c in checks if not c.guard and results.get(c.name, False)) / total
+    return sum(held) / total

@@ -160,8 +160,14 @@ CONTENT_FAULTS = {
 
 
 # one fault per stage (and the audit's leak) by default; the other kinds of fault run under -m slow (CI runs them)
-DEFAULT_FAULTS = {"malformed_json", "ddl_fails", "seed_breaks_foreign_key", "tool_raises", "gold_fails_its_verifier",
-                  "audit_leak_fed_back"}
+DEFAULT_FAULTS = {
+    "malformed_json",
+    "ddl_fails",
+    "seed_breaks_foreign_key",
+    "tool_raises",
+    "gold_fails_its_verifier",
+    "audit_leak_fed_back",
+}
 
 
 @pytest.mark.parametrize(
