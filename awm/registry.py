@@ -15,12 +15,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from awm.bundle import Manifest
 from awm.errors import AwmError, BundleError, UnknownEnvironmentError
 from awm.loader import read_manifest
 from awm.world import World
-from awm.worldcache import load_world
+from awm.worldcache import cached_summary, load_world, summary_of
 from awm.worldgen import WorldKey
 
 ENV_VAR = "AWM_PATH"
@@ -115,6 +116,18 @@ class Registry:
             world = load_world(entry.env_dir, entry.verifier_dir)  # compiled once, then from the disk cache
             self._worlds[name] = world
             return world
+
+    def summary(self, name: str) -> dict[str, Any]:
+        """Table, tool and task counts and the title of a world that loads (``load``'s errors otherwise):
+        from the compile cache when the bundle compiled before, without importing its tools."""
+        with self._lock:
+            world = self._worlds.get(name)
+            entry = self.entries().get(name)
+        if world is None and entry is not None and entry.error is None:
+            cached = cached_summary(entry.env_dir, entry.verifier_dir)
+            if cached is not None:
+                return cached
+        return summary_of(world if world is not None else self.load(name))
 
     def world(self, name: str, key: WorldKey | None = None) -> World:
         """The environment on the world ``key`` (None: canonical); built worlds are cached by ``World.variant``."""

@@ -8,15 +8,17 @@ environment; unpickling the result costs 10–20 ms. ``load_world`` keys the res
 - the code that compiles it (every ``.py`` file of the ``awm`` package), the Python, SQLite and sqlglot
   versions,
 
-so a change to any of them is a miss, never a stale world. Only a world that compiled without problems is
-stored; a bundle with problems compiles (and fails) every time, naming them. The tools are never cached:
-``tools.py`` is imported (or, untrusted, started in its sandboxed worker) on every load, as before. The
-folder paths are not part of the key: a copy of a bundle elsewhere reuses the entry, with its own paths.
+so a change to any of them is a miss, never a stale world. An entry also keeps the world's summary (table,
+tool and task counts, title): ``cached_summary`` answers ``awm list`` from it without importing any
+``tools.py`` or starting a sandboxed worker. Only a world that compiled without problems is stored; a bundle
+with problems compiles (and fails) every time, naming them. The tools are never cached: ``tools.py`` is
+imported (or, untrusted, started in its sandboxed worker) on every load, as before. The folder paths are not
+part of the key: a copy of a bundle elsewhere reuses the entry, with its own paths.
 
 The cache lives in ``$AWM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/awm`` or ``~/.cache/awm``), folder
-``worlds/``, private to the user (mode 0700); ``AWM_CACHE=off`` turns it off. Entries are written
-atomically (a reader sees a whole entry or none, across processes), the least recently used are dropped
-beyond ``MAX_ENTRIES``, and an entry that does not unpickle is a miss (and is replaced).
+``worlds/``, private to the user (mode 0700); ``AWM_CACHE=off`` turns it off. Entries are written atomically
+(a reader sees a whole entry or none, across processes), the least recently used are dropped beyond
+``MAX_ENTRIES``, and an entry that does not unpickle is a miss (and is replaced).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from awm.loader import BundleFiles, read_bundle
 from awm.world import World
 
 MAX_ENTRIES = 2000  # compiled worlds kept (0.2–1 MiB each)
-FORMAT = 1  # bump when the stored state's layout changes in a way the code digest cannot see
+FORMAT = 2  # bump when the stored state's layout changes in a way the code digest cannot see
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -86,14 +88,35 @@ def load_world(env_dir: Path, verifier_dir: Path) -> World:
         return World(read_bundle(env_dir, verifier_dir))
     digest = bundle_digest(env_dir, verifier_dir)
     entry = folder / f"{env_dir.name}-{digest[:40]}.pkl"
-    state = _read(entry)
-    if state is not None:
-        world = World.restore(_relocate(state, env_dir, verifier_dir))
+    stored = _read(entry)
+    if stored is not None:
+        world = World.restore(_relocate(stored["world"], env_dir, verifier_dir))
         _touch(entry)
         return world
     world = World(read_bundle(env_dir, verifier_dir))
-    _write(folder, entry, world.state())
+    _write(folder, entry, {"world": world.state(), "summary": summary_of(world)})
     return world
+
+
+def summary_of(world: World) -> dict[str, Any]:
+    """What ``awm list`` shows of a world that loads."""
+    return {
+        "tables": len(world.tables),
+        "tools": len(world.tools),
+        "tasks": len(world.task_ids),
+        "title": world.manifest.title,
+    }
+
+
+def cached_summary(env_dir: Path, verifier_dir: Path) -> dict[str, Any] | None:
+    """The summary stored with the bundle's compiled world (the same files, the same compiler), or None when
+    it has not compiled here yet. Reading it imports no ``tools.py``: the counts are those of the load that
+    stored it, from the same files."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    stored = _read(folder / f"{env_dir.name}-{bundle_digest(env_dir, verifier_dir)[:40]}.pkl")
+    return None if stored is None else dict(stored["summary"])
 
 
 def _relocate(state: dict[str, Any], env_dir: Path, verifier_dir: Path) -> dict[str, Any]:
@@ -120,7 +143,8 @@ def _read(entry: Path) -> dict[str, Any] | None:
         state = pickle.loads(data)  # written by _write below, in a folder only this user can write
     except Exception:  # a truncated or foreign file: a miss, replaced by the next write
         return None
-    return state if isinstance(state, dict) else None
+    ok = isinstance(state, dict) and isinstance(state.get("world"), dict) and isinstance(state.get("summary"), dict)
+    return state if ok else None
 
 
 def _write(folder: Path, entry: Path, state: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -139,7 +140,7 @@ def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_replaced(cache: Path, tmp_p
     (entry,) = entries(cache)
     entry.write_bytes(b"not a pickle")
     world = worldcache.load_world(env_dir, ver_dir)
-    assert world.task_ids and pickle.loads(entry.read_bytes())["id"] == ENV
+    assert world.task_ids and pickle.loads(entry.read_bytes())["world"]["id"] == ENV
     entry.write_bytes(pickle.dumps(["a list, not a world's state"]))
     assert worldcache.load_world(env_dir, ver_dir).task_ids == world.task_ids
 
@@ -198,3 +199,23 @@ def _env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if k != "AWM_CACHE"}
+
+
+def test_the_summary_comes_from_the_cache_without_importing_tools(cache: Path, tmp_path: Path) -> None:
+    """``awm list`` reads counts from the entry: equal to the loaded world's, and no ``tools.py`` is imported
+    (a tools.py that no longer imports would fail a load, so the probe below proves it was not)."""
+    env_dir, ver_dir = copy_bundle(tmp_path / "root")
+    assert worldcache.cached_summary(env_dir, ver_dir) is None  # never compiled here
+    world = worldcache.load_world(env_dir, ver_dir)
+    summary = worldcache.cached_summary(env_dir, ver_dir)
+    assert summary == {
+        "tables": len(world.tables),
+        "tools": len(world.tools),
+        "tasks": len(world.task_ids),
+        "title": world.manifest.title,
+    }
+    reg = Registry([tmp_path / "root"], include_default=False)
+    with patch.object(World, "_import_tools", side_effect=AssertionError("tools imported")):
+        assert reg.summary(ENV) == summary
+    (env_dir / "schema.sql").write_text((env_dir / "schema.sql").read_text() + "\n-- changed\n")
+    assert worldcache.cached_summary(env_dir, ver_dir) is None  # another bundle: not compiled yet

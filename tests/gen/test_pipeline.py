@@ -197,7 +197,10 @@ TRANSPORT_FAULTS = {
 }
 
 
-@pytest.mark.parametrize("fault", sorted(TRANSPORT_FAULTS))
+@pytest.mark.parametrize(  # the 500 by default; the 429 and the hang under -m slow (the same retry path)
+    "fault",
+    [f if f == "server_error_500" else pytest.param(f, marks=pytest.mark.slow) for f in sorted(TRANSPORT_FAULTS)],
+)
 def test_transport_faults_are_retried_without_costing_an_attempt(fake_llm: FakeLLM, root: Path, fault: str) -> None:
     stage, bad = TRANSPORT_FAULTS[fault]
     script_env(fake_llm, VET, {stage: [bad]})
