@@ -422,7 +422,7 @@ def many_envs(path: Path, n: int, seed: int, agent: str = "a") -> Path:
     return run_dir(path, recs, agent, 2)
 
 
-@pytest.mark.parametrize("n", [27, pytest.param(100, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("n", [6, pytest.param(27, marks=pytest.mark.slow), pytest.param(100, marks=pytest.mark.slow)])
 def test_many_environments_keep_their_labels_apart(tmp_path: Path, n: int) -> None:
     """`awm report` over the 27 reference environments (or 100 generated ones): one row per environment, ranked
     by pass@1, names cut with an ellipsis, the figure as tall as its rows, no tick label over another."""

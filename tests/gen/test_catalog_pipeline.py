@@ -42,6 +42,7 @@ def run(fake: FakeLLM, root: Path) -> RunReport:
     return asyncio.run(main())
 
 
+@pytest.mark.slow  # ~12 s: a whole catalog-profile generation (CI runs it with -m slow)
 def test_catalog_profile_writes_templates_world_and_fixed_tasks(fake_llm: FakeLLM, root: Path) -> None:
     no_actor = BAKERY["catalog_tools"]["tools_py"].replace(
         '@tool(write=True, actor="customer_email")\ndef change_pickup', "@tool(write=True)\ndef change_pickup"
