@@ -36,6 +36,9 @@ _INSTALLS = re.compile(r"\b(pip3?|uv|npm|apt|apt-get|conda|brew)\b[^|;&]*\binsta
 # servers run until stopped: pasted as they are, they would hold the shell (and the test) forever
 _LONG_RUNNING = re.compile(r"\b(awm|vllm|ollama) (serve|mcp|view)\b")
 NESTED = "AWM_DOCS_TEST_NESTED"
+# the venv the clone's ``.venv`` is (default: this checkout's): ``make test-adapters`` runs a trainer's README
+# blocks in the venv that has its library (``.venv-verifiers`` ...), as a user who installed that extra would
+VENV = Path(os.environ.get("AWM_DOCS_VENV") or ROOT / ".venv").absolute()
 NOT_ON_PATH = {"awm", "python", "python3", "pip", "pip3", "pytest", "ruff", "mypy"}
 
 
@@ -250,13 +253,20 @@ class DocsRunner:
                 continue
             if entry.name in COPIED:
                 shutil.copytree(entry, sandbox / entry.name)
+            elif entry.name == ".venv":
+                (sandbox / ".venv").symlink_to(VENV)
             else:
                 (sandbox / entry.name).symlink_to(entry)
         (sandbox / ".docs").mkdir()
         self.base_env = self._fresh_shell_env()
 
     def _fresh_shell_env(self) -> dict[str, str]:
-        venv_bins = {str(ROOT / ".venv" / "bin"), str(Path(sys.prefix) / "bin"), str(self.python.parent)}
+        venv_bins = {
+            str(ROOT / ".venv" / "bin"),
+            str(VENV / "bin"),
+            str(Path(sys.prefix) / "bin"),
+            str(self.python.parent),
+        }
         env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "AWM_PATH", "PYTHONPATH"}}
         env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p not in venv_bins)
         env["PYTHONUNBUFFERED"] = "1"
@@ -333,7 +343,7 @@ class DocsRunner:
         if block.lang == "python":
             script = self.sandbox / ".docs" / f"{block.path.stem}-{block.line}.py"
             script.write_text(self._remap(key, block.text))
-            argv = [str(ROOT / ".venv" / "bin" / "python"), str(script)]
+            argv = [str(VENV / "bin" / "python"), str(script)]
         else:
             argv = ["bash", str(self._bash_script(block, key))]
         with log.open("wb") as out:
