@@ -63,6 +63,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True, help="trade compute for memory"
     )
+    p.add_argument(
+        "--openenv-url",
+        default=None,
+        help="step the environments through an OpenEnv server at this URL (python -m awm.train.openenv_env; "
+        "the openenv extra) instead of in this process",
+    )
     p.add_argument("--output-dir", default="runs/grpo", help="checkpoints and logs")
     p.add_argument("--save-steps", type=int, default=0, help="save every N steps (0: only at the end)")
     p.add_argument("--report-to", default="none", help="none, wandb, tensorboard, ...")
@@ -181,7 +187,14 @@ def build_trainer(args: argparse.Namespace, model: Any = None, tokenizer: Any = 
         tokenizer = AutoProcessor.from_pretrained(source, truncation_side="left", padding_side="left")
     tokenizer = prepare_tokenizer(tokenizer, args)
     reward_funcs: list[Any] = [REWARDS[n] for n in names]
-    factories: Any = environment_factories(worlds, max_observation_chars=args.max_observation_chars)
+    if args.openenv_url:  # the same generated classes, their tool calls sent to OpenEnv's server
+        from awm.train.openenv_env import openenv_environment_factories
+
+        factories: Any = openenv_environment_factories(
+            worlds, args.openenv_url, max_observation_chars=args.max_observation_chars
+        )
+    else:
+        factories = environment_factories(worlds, max_observation_chars=args.max_observation_chars)
     return GRPOTrainer(
         model=model if model is not None else args.model,
         reward_funcs=reward_funcs,
