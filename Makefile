@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test test-all test-slow check lint format typecheck bench demo validate schemas clean
+.PHONY: install test test-all test-slow test-adapters check lint format typecheck bench demo validate schemas clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -38,6 +38,30 @@ test-all: $(STAMP)
 test-slow: $(STAMP)
 	$(PYTEST) $(XDIST) -m slow
 
+# the trainer adapters' smoke tests and README rows, each in a venv with its framework (their pins clash with one
+# another's, and verifiers pins an mcp older than awm serve's MCP plane needs): .venv-openenv, .venv-skyrl, ...
+ADAPTERS ?= openenv skyrl verl verifiers
+EXTRAS_openenv := dev,train,openenv
+EXTRAS_skyrl := dev,skyrl
+EXTRAS_verl := dev,train,verl
+EXTRAS_verifiers := dev
+AFTER_verifiers := verifiers==0.4.0 datasets
+
+.venv-%/.installed: pyproject.toml
+	test -x .venv-$*/bin/python || python3 -m venv .venv-$*
+	.venv-$*/bin/python -m pip install -q --upgrade pip
+	.venv-$*/bin/python -m pip install -q -e ".[$(EXTRAS_$*)]"
+	@# installed after awm, over its mcp pin: pip says so (the adapter does not use awm's MCP plane)
+	$(if $(AFTER_$*),.venv-$*/bin/python -m pip install -q $(AFTER_$*) 2>&1 | grep -v "^ERROR: pip's dependency resolver\|^awm-gym .* requires mcp" || true)
+	$(if $(AFTER_$*),.venv-$*/bin/python -c "import verifiers")
+	touch $@
+
+test-adapters: $(foreach a,$(ADAPTERS),.venv-$(a)/.installed)
+	@set -e; for a in $(ADAPTERS); do echo "== $$a"; \
+	  env -u PYTHONDONTWRITEBYTECODE AWM_DOCS_VENV=$(CURDIR)/.venv-$$a HF_HUB_OFFLINE=1 GRADIO_ANALYTICS_ENABLED=False \
+	    .venv-$$a/bin/python -m pytest -p no:cacheprovider -m "slow or not slow" \
+	    tests/train/test_$${a}_adapter.py tests/test_docs.py -k "$${a}_adapter or use-with-your-trainer"; done
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check awm tests benchmarks examples
 	$(VENV)/bin/ruff format --check awm tests benchmarks examples
@@ -65,4 +89,4 @@ schemas: $(STAMP)
 	$(PY) -m awm.schema_export schemas
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache
