@@ -53,7 +53,7 @@ AFTER_verifiers := verifiers==0.4.0 datasets
 	.venv-$*/bin/python -m pip install -q -e ".[$(EXTRAS_$*)]"
 	@# installed after awm, over its mcp pin: pip says so (the adapter does not use awm's MCP plane)
 	$(if $(AFTER_$*),.venv-$*/bin/python -m pip install -q $(AFTER_$*) 2>&1 | grep -v "^ERROR: pip's dependency resolver\|^awm-gym .* requires mcp" || true)
-	$(if $(AFTER_$*),.venv-$*/bin/python -c "import verifiers")
+	$(if $(AFTER_$*),.venv-$*/bin/python -c "import verifiers.v1")
 	touch $@
 
 test-adapters: $(foreach a,$(ADAPTERS),.venv-$(a)/.installed)
