@@ -205,6 +205,17 @@ class Episode:
         self._check_reads: list[tuple[Check, Reads | None]] | None = None  # each check with what it reads
         self._code_cache: tuple[tuple[int, str], CodeVerdict] | None = None
 
+    # -- what the agent is asked --------------------------------------------------------------------
+    @property
+    def instruction(self) -> str:
+        """The task as the agent reads it."""
+        return self.task.task.instruction
+
+    @property
+    def answer_schema(self) -> AnswerSchema | None:
+        """The type of the final answer ``submit`` takes (None: the task only changes data)."""
+        return self.task.task.answer
+
     # -- actions --------------------------------------------------------------------------------
     def call(self, tool: str, arguments: dict[str, Any] | str | None = None) -> StepResult:
         """Run one tool call. ``arguments`` may be a dict or a JSON object string."""

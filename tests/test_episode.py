@@ -329,3 +329,11 @@ def test_a_submitted_verdict_is_final(mini_world):
     before.call("place_order", {"customer_id": 1, "product_id": 1, "quantity": 1})
     before.restore(early)
     assert before.steps == 0 and not before.diff_from_initial()
+
+
+def test_the_instruction_and_answer_type_are_read_from_the_episode(mini_world):
+    for task_id in mini_world.task_ids:
+        ep = mini_world.episode(task_id)
+        assert ep.instruction == mini_world.tasks[task_id].task.instruction and ep.instruction
+        assert ep.answer_schema == mini_world.tasks[task_id].task.answer
+    assert any(mini_world.episode(t).answer_schema is not None for t in mini_world.task_ids)

@@ -347,7 +347,7 @@ class _Views:
         return {
             "episode_id": slot.id,
             "env": slot.env,
-            "instruction": ep.task.task.instruction,
+            "instruction": ep.instruction,
             "steps": ep.steps,
             "done": ep.done,
             "submit": submit_record,

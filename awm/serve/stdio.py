@@ -42,7 +42,7 @@ def build_stdio_server(registry: Registry, env: str, task_id: str | None = None,
         version="0.1.0",
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
-        instructions=state["ep"].task.task.instruction,
+        instructions=state["ep"].instruction,
     )
 
 

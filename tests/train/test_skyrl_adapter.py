@@ -70,7 +70,7 @@ def test_registered_with_skyrl_gym() -> None:
 def test_rewards_equal_awm_verdicts(env_name: str, task_id: str, wrong: bool) -> None:
     actions = policy(env_name, task_id, wrong)
     env = make(env_name, task_id, seed=3)
-    prompt, _ = env.init([{"role": "user", "content": env.episode.task.task.instruction}])
+    prompt, _ = env.init([{"role": "user", "content": env.episode.instruction}])
     rewards, out = [], None
     for name, args in actions:
         out = env.step(call(name, args))
