@@ -39,7 +39,7 @@ from awm.diff import (
 )
 from awm.errors import EpisodeClosedError, ToolArgumentsError, ToolError, ToolTimeout
 from awm.frame import Frame, Verdict
-from awm.importers.verifier_runner import CodeVerdict, run_code_check
+from awm.isolation.code_checks import CodeVerdict, run_code_check
 from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
 from awm.tooling import Db, ToolDef, format_validation_error
 

@@ -26,7 +26,7 @@ from awm.bundle import Manifest, Task, TaskKind, TaskVerifier, ToolSpec
 from awm.diff import EMPTY, TableInfo, capture_ddl, read_tables
 from awm.errors import AwmError, BundleError, UnknownTaskError
 from awm.frame import Frame, autokey_tables, declaration_problems, foreign_keys, free_map, predicate_problem
-from awm.importers.verifier_runner import code_check_problems
+from awm.isolation.code_checks import code_check_problems
 from awm.loader import BundleFiles, import_file
 from awm.rewards import RewardFn, RewardSpec
 from awm.seeding import insert_seed

@@ -31,8 +31,8 @@ from typing import Any
 
 from awm.importers import runtime
 from awm.importers.awm1k import import_awm
-from awm.importers.verifier_runner import run_code_check
 from awm.isolation import close_all, get_pool
+from awm.isolation.code_checks import run_code_check
 from awm.isolation.sqlhost import SqlHost
 from awm.registry import Registry
 

@@ -7,7 +7,6 @@ hears each step, and ``Bound.run(on_ready=...)`` when both planes accept connect
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from awm.errors import AwmError
+from awm.listen import bind, is_loopback
 from awm.registry import Registry, default_registry
 from awm.serve.app import Planes, check_names, create_planes
 from awm.serve.config import ServeConfig
@@ -30,28 +30,6 @@ from awm.serve.workers import (
     reuseport_sockets,
     unix_sockets,
 )
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening-ready TCP socket on ``host:port`` (port 0: any free port)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host.strip("[]"), port))
-    except OSError as e:
-        sock.close()
-        raise AwmError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    return sock
 
 
 def _url(host: str, sock: socket.socket) -> str:

@@ -33,8 +33,8 @@ def view_cmd(
     """A web page to browse environments and step through the episodes of runs (why each one failed)."""
     import uvicorn
 
+    from awm.listen import bind, is_loopback
     from awm.registry import Registry
-    from awm.serve.run import bind, is_loopback
     from awm.view.app import create_view_app
 
     app = create_view_app(Registry(path or []), runs or [], show_answers=show_answers)

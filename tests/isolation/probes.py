@@ -333,7 +333,7 @@ def act_tamper(a):
     ep = mods.get("awm.episode")
     if ep is not None:
         _patch_episode(ep.Episode, done)
-    vr = mods.get("awm.importers.verifier_runner")
+    vr = mods.get("awm.isolation.code_checks")
     if vr is not None:
         verdict = vr.CodeVerdict
 

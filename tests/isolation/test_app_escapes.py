@@ -261,7 +261,7 @@ JUDGE = (
     ("awm.episode", "Episode", "submit"),
     ("awm.episode", "Episode", "evaluate"),
     ("awm.episode", None, "run_code_check"),
-    ("awm.importers.verifier_runner", None, "run_code_check"),
+    ("awm.isolation.code_checks", None, "run_code_check"),
     ("awm.verify", None, "run_checks"),
     ("json", None, "dumps"),
     ("json", None, "loads"),

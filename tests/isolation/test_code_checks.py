@@ -10,7 +10,7 @@ import pytest
 
 from awm.bundle import CodeCheck
 from awm.errors import BundleError
-from awm.importers.verifier_runner import run_code_check
+from awm.isolation.code_checks import run_code_check
 from awm.registry import Registry
 from tests.importers.test_runtime import ENV, make_awm_root
 
