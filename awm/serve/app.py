@@ -615,32 +615,17 @@ def _agent_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> FastAP
         """The instruction, the tools and the ``submit_answer`` schema of this episode."""
         return FastJSON(views.agent_episode(_slot(store, episode_id)))
 
-    @app.post(
-        "/episodes/{episode_id}/call",
-        tags=["episode"],
-        operation_id="call",
-        response_model=m.Observation,
-        responses=_responses(m.Observation, *_CALL, auth=auth),
+    _step_routes(
+        app,
+        store,
+        _PlaneView("episode", m.Observation, StepResult.observation, auth),
+        call_doc="One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode, unless it is "
+        "malformed (an answer that can never be of the task's type): then it is an error observation and the "
+        "episode goes on.",
+        submit_doc="End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``). "
+        "An answer that can never be of that type (a number for a date, a list for a single value, ...) is an "
+        "error observation (``malformed_action``, saying what to send) and the episode goes on.",
     )
-    async def call(episode_id: str, body: m.CallBody) -> Response:
-        """One tool call; ``submit_answer`` (the episode's ``submit`` schema) ends the episode, unless it is malformed
-        (an answer that can never be of the task's type): then it is an error observation and the episode goes on."""
-        slot = _slot(store, episode_id)
-        return FastJSON((await slot.run(lambda ep: _call(ep, body))).observation())
-
-    @app.post(
-        "/episodes/{episode_id}/submit",
-        tags=["episode"],
-        operation_id="submit",
-        response_model=m.Observation,
-        responses=_responses(m.Observation, *_CALL, auth=auth),
-    )
-    async def submit(episode_id: str, body: m.SubmitBody) -> Response:
-        """End the episode with a typed answer (the type is the episode's ``submit.parameters.answer``). An answer
-        that can never be of that type (a number for a date, a list for a single value, ...) is an error
-        observation (``malformed_action``, saying what to send) and the episode goes on."""
-        slot = _slot(store, episode_id)
-        return FastJSON((await slot.run(lambda ep: _submit(ep, body))).observation())
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
@@ -736,6 +721,41 @@ class _McpEndpoint:
         await self.mcp(scope, receive, watch)
         if session is not None and 200 <= status < 300:
             await self.store.close_session(session)
+
+
+@dataclass(frozen=True)
+class _PlaneView:
+    """How a plane shows a step: the OpenAPI tag, the response model and the view of a ``StepResult``."""
+
+    tag: str
+    model: Any
+    render: Callable[[StepResult], Any]
+    auth: bool
+
+
+def _step_routes(app: FastAPI, store: EpisodeStore, view: _PlaneView, *, call_doc: str, submit_doc: str) -> None:
+    """The step operations, ``POST /episodes/{id}/call`` and ``/submit``, defined once and mounted on a plane
+    with that plane's view of a step (the agent's observation, or the trainer's step with its reward channels)."""
+
+    async def call(episode_id: str, body: m.CallBody) -> Response:
+        slot = _slot(store, episode_id)
+        return FastJSON(view.render(await slot.run(lambda ep: _call(ep, body))))
+
+    async def submit(episode_id: str, body: m.SubmitBody) -> Response:
+        slot = _slot(store, episode_id)
+        return FastJSON(view.render(await slot.run(lambda ep: _submit(ep, body))))
+
+    for name, endpoint, doc in (("call", call, call_doc), ("submit", submit, submit_doc)):
+        app.add_api_route(
+            f"/episodes/{{episode_id}}/{name}",
+            endpoint,
+            methods=["POST"],
+            tags=[view.tag],
+            operation_id=name,
+            description=doc,
+            response_model=view.model,
+            responses=_responses(view.model, *_CALL, auth=view.auth),
+        )
 
 
 def _call(ep: Episode, body: m.CallBody) -> StepResult:
@@ -865,17 +885,15 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
             view["result"] = slot.final.to_dict()
         return FastJSON(view)
 
-    @app.post(
-        "/episodes/{episode_id}/call",
-        tags=["episodes"],
-        operation_id="call",
-        response_model=m.StepOut,
-        responses=_responses(m.StepOut, *_CALL, auth=auth),
+    _step_routes(
+        app,
+        store,
+        _PlaneView("episodes", m.StepOut, StepResult.to_dict, auth),
+        call_doc="One tool call with its reward channels; ``submit_answer`` ends the episode (a malformed one does "
+        "not).",
+        submit_doc="End the episode with a typed answer; the answer carries the verdict. A malformed answer (one "
+        "that can never be of the task's type) is a step flagged ``malformed``, ``done`` false: the episode goes on.",
     )
-    async def call(episode_id: str, body: m.CallBody) -> Response:
-        """One tool call with its reward channels; ``submit_answer`` ends the episode (a malformed one does not)."""
-        slot = _slot(store, episode_id)
-        return FastJSON((await slot.run(lambda ep: _call(ep, body))).to_dict())
 
     @app.post(
         "/episodes/{episode_id}/step",
@@ -901,19 +919,6 @@ def _control_plane(cfg: ServeConfig, store: EpisodeStore, views: _Views) -> Fast
             }
 
         return FastJSON(await slot.run(run))
-
-    @app.post(
-        "/episodes/{episode_id}/submit",
-        tags=["episodes"],
-        operation_id="submit",
-        response_model=m.StepOut,
-        responses=_responses(m.StepOut, *_CALL, auth=auth),
-    )
-    async def submit(episode_id: str, body: m.SubmitBody) -> Response:
-        """End the episode with a typed answer; the answer carries the verdict. A malformed answer (one that can
-        never be of the task's type) is a step flagged ``malformed``, ``done`` false: the episode goes on."""
-        slot = _slot(store, episode_id)
-        return FastJSON((await slot.run(lambda ep: _submit(ep, body))).to_dict())
 
     @app.post(
         "/episodes/{episode_id}/snapshot",
