@@ -9,12 +9,9 @@ import asyncio
 import os
 import re
 import signal
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import httpx
 import pytest
@@ -22,59 +19,28 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from awm.registry import REPO_ROOT
+from tests.serving import awm_serve
 
 ORDER = {"customer_id": 1, "product_id": 1, "quantity": 1}
 
 
 @dataclass
 class Served:
-    proc: subprocess.Popen[str]
     agent: str
     control: str
     pids: list[int]
-    lines: list[str] = field(default_factory=list)
+    lines: list[str]
 
 
 @pytest.fixture(scope="module")
 def served(lab: str) -> Iterator[Served]:
-    cmd = [sys.executable, "-m", "awm.cli", "serve", "--workers", "2", "--port", "0", "--control-port", "0",
-           "--path", lab, "--env", "mini_shop", "--session-episodes"]  # fmt: skip
-    proc = subprocess.Popen(
-        cmd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-        cwd=REPO_ROOT,
-    )
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            lines.append(line.rstrip("\n"))
-            if line.startswith("awm serve: ready:"):
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        assert ready.wait(120), "no ready line:\n" + "\n".join(lines)
-        pids = [int(m.group(1)) for line in lines if (m := re.search(r"worker \d of 2: pid (\d+)", line))]
-        m = re.search(r"ready: agent plane (http://\S+), control plane (http://\S+)", lines[-1])
-        assert m is not None and len(pids) == 2, lines
-        yield Served(proc, m.group(1), m.group(2), pids, lines)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode is not None
-    assert not any("Traceback" in line for line in lines), lines
+    args = ["--workers", "2", "--port", "0", "--control-port", "0", "--path", lab, "--env", "mini_shop"]
+    with awm_serve(*args, "--session-episodes", stop_within=20) as s:
+        pids = [int(m.group(1)) for line in s.lines if (m := re.search(r"worker \d of 2: pid (\d+)", line))]
+        assert len(pids) == 2, s.lines
+        yield Served(s.agent, s.control, pids, s.lines)
+    assert s.proc.returncode is not None
+    assert not any("Traceback" in line for line in s.lines), s.lines
 
 
 def create(served: Served, n: int, client: httpx.Client) -> list[str]:
