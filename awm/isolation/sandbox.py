@@ -127,6 +127,8 @@ def command(kind: str, limits: Limits) -> list[str]:
         "/usr",
     ]
     argv += _top_level()
+    # the private /tmp first: a bind below it made before would be hidden by it (a clone or venv under /tmp)
+    argv += ["--size", str(limits.scratch_bytes), "--tmpfs", "/tmp"]
     for root in _python_roots():
         argv += ["--ro-bind", root, root]
     argv += ["--ro-bind", str(GUEST_DIR), GUEST_MOUNT]
@@ -134,7 +136,7 @@ def command(kind: str, limits: Limits) -> list[str]:
     for name in {"tools": PKG_FILES, "world": WORLD_FILES}.get(kind, ()):
         argv += ["--ro-bind", str(PKG_DIR / name), f"{PKG_MOUNT}/awm/{name}"]
     argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--size", str(limits.scratch_bytes), "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    argv += ["--chdir", "/tmp"]
     argv += [interpreter(), "-I", "-B", f"{GUEST_MOUNT}/main.py", kind]
     return argv
 

@@ -211,3 +211,17 @@ def test_a_venv_reached_through_a_symlink_under_tmp_still_runs_the_worker(roots,
     out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
     assert int(out.stdout.strip().splitlines()[-1]) > 30
+
+
+def test_a_python_installed_under_tmp_is_mounted_after_the_private_tmp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clone (and its venv) under /tmp, as in a CI checkout there: the sandbox's private /tmp must be mounted
+    before the interpreter's folders, or it hides them and every untrusted build dies with "the pipe closed"."""
+    from awm.isolation import sandbox
+
+    monkeypatch.setattr(sandbox, "_python_roots", lambda: ["/tmp/ci-checkout/.venv", "/opt/python"])
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "/usr/bin/bwrap")
+    argv = sandbox.command("tools", Limits())
+    tmpfs = argv.index("--tmpfs")
+    assert argv[tmpfs + 1] == "/tmp"
+    binds = [i for i, a in enumerate(argv) if a == "--ro-bind" and argv[i + 2].startswith("/tmp/")]
+    assert binds and all(i > tmpfs for i in binds), argv
