@@ -32,7 +32,6 @@ import json
 import re
 import weakref
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from uuid import uuid4
@@ -41,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from awm.actions import apply_action, generic_submit_spec, observation_text
 from awm.errors import AwmError
+from awm.registry import load
 from awm.rewards import RewardChannels
 from awm.submit import SUBMIT, submit_parameters
 
@@ -89,18 +89,11 @@ class _Session:
             self.episode.close()
 
 
-@cache
-def _world(env: str) -> World:
-    import awm
-
-    return awm.load(env)
-
-
 def _open(kwargs: Mapping[str, Any] | None, reward: str | None) -> _Session:
     """A fresh episode for ``create_kwargs``; a bad spec is a session whose calls all say why."""
     try:
         spec = EpisodeSpec.model_validate(dict(kwargs or {}))
-        world, ct = _world(spec.env).resolve(spec.task_id)
+        world, ct = load(spec.env).resolve(spec.task_id)
         return _Session(world.episode(ct.id, seed=spec.seed, reward=reward), env=spec.env)
     except (ValidationError, AwmError, KeyError, TypeError, ValueError) as e:
         return _Session(None, error=f"no episode for create_kwargs {dict(kwargs or {})!r}: {e}")
@@ -402,7 +395,7 @@ def judge(
 ) -> Judgement:
     """Replay ``calls`` (the tools' record) on a fresh episode of ``spec`` and judge it: the submitted answer,
     else ``solution``'s final text (0 when it was cut off while calling tools)."""
-    world, ct = _world(spec.env).resolve(spec.task_id)
+    world, ct = load(spec.env).resolve(spec.task_id)
     ep = world.episode(ct.id, seed=spec.seed, reward=reward)
     steps: list[RewardChannels] = []
     try:
