@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
+from types import ModuleType
 from typing import TypeVar
 
 from faker import Faker
@@ -44,6 +45,8 @@ class WorldContext:
     scale: Scale
     distractors: bool
     clock: datetime
+    # imports the bundle's own tools.py (set by whoever runs the builder: here or in the sandboxed worker)
+    tools_loader: Callable[[], ModuleType] | None = field(default=None, repr=False, compare=False)
     rng: random.Random = field(init=False)
     faker: Faker = field(init=False)
 
@@ -51,6 +54,14 @@ class WorldContext:
         self.rng = random.Random(self.seed)
         self.faker = Faker("en_US")
         self.faker.seed_instance(self.seed)
+
+    @property
+    def tools(self) -> ModuleType:
+        """The bundle's own ``tools.py`` as a module, for a builder that shares its rules (a price, a fee, a code
+        format): ``ctx.tools.unit_price(...)`` instead of a copy that drifts. Imported once per file content."""
+        if self.tools_loader is None:
+            raise WorldBuildError("ctx.tools: this builder was run without its bundle's tools.py")
+        return self.tools_loader()
 
     # -- sizes ------------------------------------------------------------------------------------
     @property

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from pydantic import ValidationError
@@ -43,6 +44,7 @@ from awm.worldctx import (  # re-exported: the public names stay importable from
 
 Builder = Callable[[WorldContext], dict[str, list[dict[str, Any]]]]
 _BUILDERS: dict[tuple[str, str], Builder] = {}
+_TOOLS: dict[tuple[str, str], ModuleType] = {}
 _LOCK = threading.Lock()
 
 
@@ -62,6 +64,20 @@ def load_builder(path: Path) -> Builder:
             raise no_build(path)
         _BUILDERS[key] = build
         return build
+
+
+def load_tools(world_path: Path) -> ModuleType:
+    """The ``tools.py`` beside a builder, for ``ctx.tools`` (imported once per file content)."""
+    path = world_path.parent / "tools.py"
+    source = path.read_bytes()
+    key = (str(path), hashlib.sha256(source).hexdigest())
+    with _LOCK:
+        if key not in _TOOLS:
+            try:
+                _TOOLS[key] = import_file(path, f"_awm_world_tools_{path.parent.name}_{key[1][:8]}")
+            except Exception as e:
+                raise import_failed(path, type(e).__name__, str(e)) from e
+        return _TOOLS[key]
 
 
 def build_seed(path: Path, key: WorldKey, clock: datetime, *, trusted: bool = True) -> SeedData:
@@ -86,7 +102,7 @@ def build_seed(path: Path, key: WorldKey, clock: datetime, *, trusted: bool = Tr
 
 def _build_here(path: Path, key: WorldKey, clock: datetime) -> dict[Any, Any]:
     assert key.seed is not None
-    ctx = WorldContext(key.seed, key.scale, key.distractors, clock)
+    ctx = WorldContext(key.seed, key.scale, key.distractors, clock, tools_loader=lambda: load_tools(path))
     try:
         tables = load_builder(path)(ctx)
     except WorldBuildError:
@@ -108,6 +124,7 @@ __all__ = [
     "build_seed",
     "import_failed",
     "load_builder",
+    "load_tools",
     "module_name",
     "no_build",
     "not_a_dict",

@@ -36,7 +36,7 @@ GUEST_DIR = Path(__file__).with_name("guest")
 GUEST_MOUNT = "/awm-guest"
 PKG_DIR = Path(__file__).resolve().parents[1]  # the awm package
 PKG_MOUNT = "/awm-pkg"
-PKG_FILES = ("tooling.py", "errors.py")
+PKG_FILES = ("tooling", "errors.py")  # the tooling package: @tool, Db and the authors' vocabulary
 WORLD_FILES = ("worldctx.py", "errors.py")  # a world builder's context (standard library and faker only)
 NOBODY = 65534
 

@@ -75,8 +75,15 @@ class RemoteDb:
     def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[dict[str, Any]]:
         return self._ask("query", sql=sql, params=_params(params))
 
-    def one(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> dict[str, Any] | None:
-        return self._ask("one", sql=sql, params=_params(params))
+    def one(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, missing: str | None = None
+    ) -> dict[str, Any] | None:
+        row = self._ask("one", sql=sql, params=_params(params))
+        if row is None and missing is not None:
+            from awm.errors import ToolError
+
+            raise ToolError(missing)
+        return row
 
     def value(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
         return self._ask("value", sql=sql, params=_params(params))

@@ -1,4 +1,4 @@
-"""What environment code imports: ``@tool``, ``ToolError`` and the ``Db`` handle.
+"""The tool machinery: ``@tool``, ``ToolError``, the ``Db`` handle and how a tool becomes a JSON Schema.
 
 A tool is a plain typed function whose first parameter is the ``Db``. Its signature and docstring
 become the JSON Schema the agent sees; pydantic validates arguments before the function runs.
@@ -19,8 +19,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from awm.errors import ToolDefinitionError, ToolError
-
-__all__ = ["Db", "ToolDef", "ToolError", "check_limit", "now_iso", "tool"]
 
 MAX_STRING = 10_000  # longest string argument a tool accepts
 
@@ -272,11 +270,23 @@ class Db:
         cols = [d[0] for d in cur.description or ()]
         return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
-    def one(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> dict[str, Any] | None:
-        """The first row as a dict, or None."""
+    @typing.overload
+    def one(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, missing: str) -> dict[str, Any]: ...
+    @typing.overload
+    def one(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, missing: None = None
+    ) -> dict[str, Any] | None: ...
+    def one(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, missing: str | None = None
+    ) -> dict[str, Any] | None:
+        """The first row as a dict, or None; with ``missing``, a ``ToolError`` with that message instead of None
+        (the lookup-or-refuse of every tool that takes a code or an e-mail: say what was not found and which
+        tool finds it, e.g. ``missing=f"No patient with MRN {mrn!r}; use find_patients to look one up."``)."""
         cur = self._run(sql, params)
         row = cur.fetchone()
         if row is None:
+            if missing is not None:
+                raise ToolError(missing)
             return None
         return dict(zip([d[0] for d in cur.description], row, strict=True))
 
@@ -370,35 +380,3 @@ class Db:
 _WRITE_ACTIONS = {sqlite3.SQLITE_INSERT: "insert", sqlite3.SQLITE_UPDATE: "update", sqlite3.SQLITE_DELETE: "delete"}
 _ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_RECURSIVE}
 _DENIED_FUNCTIONS = {"load_extension", "random", "randomblob", "readfile", "writefile", "edit", "fts3_tokenizer"}
-
-
-# -- small helpers every environment's tools use ----------------------------------------------
-def check_limit(limit: int, top: int = 50) -> None:
-    """A list tool's ``limit`` argument: 1 to ``top``, or a ``ToolError`` that says so."""
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top} (got {limit})")
-
-
-def now_iso(db: Db) -> str:
-    """The frozen clock as rows store a timestamp: ISO, to the second (``2026-03-02T09:30:00``)."""
-    return db.now().replace(microsecond=0).isoformat()
-
-
-LIKE_ESCAPE = "\\"  # the escape character the catalog's searches declare: ``LIKE ? ESCAPE '\'``
-
-
-def like_contains(text: str, *, lower: bool = False) -> str:
-    """A ``LIKE`` pattern matching ``text`` anywhere, with LIKE's own wildcards escaped: ``%`` and ``_`` in
-    what the agent typed are letters, not "anything" (``"%"`` would otherwise list the whole directory).
-    Use it with ``... LIKE ? ESCAPE '\\'`` (in Python source: ``"LIKE ? ESCAPE '\\\\'"``)."""
-    return "%" + like_escape(text.lower() if lower else text) + "%"
-
-
-def like_prefix(text: str, *, lower: bool = False) -> str:
-    """A ``LIKE`` pattern matching values that start with ``text`` (escaped as in ``like_contains``)."""
-    return like_escape(text.lower() if lower else text) + "%"
-
-
-def like_escape(text: str) -> str:
-    """``text`` with ``%``, ``_`` and the escape character escaped for ``LIKE ... ESCAPE '\\'``."""
-    return text.replace(LIKE_ESCAPE, LIKE_ESCAPE * 2).replace("%", LIKE_ESCAPE + "%").replace("_", LIKE_ESCAPE + "_")
