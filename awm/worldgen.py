@@ -102,7 +102,10 @@ def build_seed(path: Path, key: WorldKey, clock: datetime, *, trusted: bool = Tr
 
 def _build_here(path: Path, key: WorldKey, clock: datetime) -> dict[Any, Any]:
     assert key.seed is not None
-    ctx = WorldContext(key.seed, key.scale, key.distractors, clock, tools_loader=lambda: load_tools(path))
+    has_tools = (path.parent / "tools.py").is_file()
+    ctx = WorldContext(
+        key.seed, key.scale, key.distractors, clock, tools_loader=(lambda: load_tools(path)) if has_tools else None
+    )
     try:
         tables = load_builder(path)(ctx)
     except WorldBuildError:

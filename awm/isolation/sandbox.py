@@ -37,7 +37,7 @@ GUEST_MOUNT = "/awm-guest"
 PKG_DIR = Path(__file__).resolve().parents[1]  # the awm package
 PKG_MOUNT = "/awm-pkg"
 PKG_FILES = ("tooling", "errors.py")  # the tooling package: @tool, Db and the authors' vocabulary
-WORLD_FILES = ("worldctx.py", "errors.py")  # a world builder's context (standard library and faker only)
+WORLD_FILES = ("worldctx.py", "errors.py", "tooling")  # a builder's context, and what its ctx.tools imports
 NOBODY = 65534
 
 

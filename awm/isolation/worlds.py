@@ -49,9 +49,11 @@ def build_isolated(path: Path, key: WorldKey, clock: datetime) -> dict[str, list
     limit, a crashed worker, or a machine without bubblewrap)."""
     assert key.seed is not None
     source = Path(path).read_bytes()
+    tools_path = Path(path).parent / "tools.py"  # for ctx.tools: imported in the worker only if the builder asks
+    blobs = (source, tools_path.read_bytes()) if tools_path.is_file() else (source,)
     if not available():
         raise WorldBuildError(INSTALL_HINT)
-    digest = hashlib.sha256(source).hexdigest()
+    digest = hashlib.sha256(b"\0".join(blobs)).hexdigest()
     limits = LIMITS
     pool = get_pool("world", digest, limits, size=POOL_SIZE)
     request = {
@@ -64,7 +66,7 @@ def build_isolated(path: Path, key: WorldKey, clock: datetime) -> dict[str, list
         "clock": clock.isoformat(),
     }
     try:
-        reply = pool.request(request, (source,), timeout=limits.call_s)
+        reply = pool.request(request, blobs, timeout=limits.call_s)
     except WorkerTimeout:
         raise build_failed(path, key, f"did not finish within {limits.call_s:g} s and was stopped") from None
     except IsolationError as e:

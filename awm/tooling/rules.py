@@ -24,11 +24,16 @@ def require_status(
     """Refuse unless ``row[field]`` is one of ``allowed``: "``label`` is cancelled; only a booked or confirmed
     one can be ``action``." (``label`` names the row as the agent knows it: "Reservation ABC123")."""
     if row[field] not in allowed:
-        raise ToolError(f"{label} is {row[field]}; only a {either(allowed)} one can be {action}.")
+        raise ToolError(f"{label} is {row[field]}; only {_a(either(allowed))} one can be {action}.")
 
 
 def require_role(person: Mapping[str, Any], roles: Collection[str], action: str, *, name: str = "full_name") -> None:
     """Refuse unless the acting person's ``role`` is one of ``roles``: "Ann Lee is a teller; only a
     branch_manager can ``action``."."""
     if person["role"] not in roles:
-        raise ToolError(f"{person[name]} is a {person['role']}; only a {either(roles)} can {action}.")
+        raise ToolError(f"{person[name]} is {_a(person['role'])}; only {_a(either(roles))} can {action}.")
+
+
+def _a(words: str) -> str:
+    """``words`` with its indefinite article: "an active", "a booked"."""
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words

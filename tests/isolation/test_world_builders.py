@@ -225,3 +225,42 @@ def test_a_python_installed_under_tmp_is_mounted_after_the_private_tmp(monkeypat
     assert argv[tmpfs + 1] == "/tmp"
     binds = [i for i, a in enumerate(argv) if a == "--ro-bind" and argv[i + 2].startswith("/tmp/")]
     assert binds and all(i > tmpfs for i in binds), argv
+
+
+SHARED_TOOLS = '''from awm.tooling import Db, dollars, tool
+
+
+def fee_cents(nights: int) -> int:
+    return 1500 + 250 * nights
+
+
+@tool
+def quote_fee(db: Db, nights: int) -> dict:
+    """The fee for a stay.
+
+    Args:
+        nights: how many nights.
+    """
+    return {"fee": dollars(fee_cents(nights))}
+'''
+SHARED_WORLD = """def build(ctx):
+    nights = [ctx.rng.randint(1, 9) for _ in range(5)]
+    return {"stays": [{"id": i + 1, "nights": n, "fee_cents": ctx.tools.fee_cents(n)} for i, n in enumerate(nights)]}
+"""
+
+
+def test_a_builder_calls_its_own_tools_helpers_through_ctx_tools_trusted_or_not(tmp_path: Path) -> None:
+    path = _builder(tmp_path, SHARED_WORLD)
+    (path.parent / "tools.py").write_text(SHARED_TOOLS)
+    here, isolated = (build_seed(path, WorldKey(3), CLOCK, trusted=t) for t in (True, False))
+    assert here == isolated
+    rows = here.tables["stays"]
+    assert [r["fee_cents"] for r in rows] == [1500 + 250 * r["nights"] for r in rows]
+    # a builder with no tools.py beside it is told so, in either path
+    lonely = _builder(tmp_path, SHARED_WORLD, "lonely")
+    messages = []
+    for trusted in (True, False):
+        with pytest.raises(WorldBuildError, match=r"without its bundle's tools.py") as info:
+            build_seed(lonely, WorldKey(3), CLOCK, trusted=trusted)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

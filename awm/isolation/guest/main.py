@@ -78,8 +78,8 @@ def _serve(kind: str) -> None:
                 reply = {"tools": tools.load(request["source"], request.get("module", "awm_tools"))}
             elif op == "call" and kind == "tools":
                 reply = tools.call(request["tool"], request.get("arguments") or {}, _exchange)
-            elif op == "build" and kind == "world" and len(blobs) == 1:
-                reply = world.build(request, blobs[0])
+            elif op == "build" and kind == "world" and len(blobs) in (1, 2):
+                reply = world.build(request, blobs[0], blobs[1] if len(blobs) == 2 else None)
             elif op == "verify" and kind == "verifier" and len(blobs) == 2:
                 reply = _verify_in_child(request, blobs)
             else:

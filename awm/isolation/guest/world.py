@@ -84,7 +84,20 @@ def _load(source: bytes, filename: str, module_name: str) -> Any:
     return build
 
 
-def build(request: dict[str, Any], source: bytes) -> dict[str, Any]:
+def _load_tools(source: bytes, module_name: str) -> Any:
+    """The bundle's ``tools.py`` for ``ctx.tools``: its helpers, run as the parent's import runs them (its
+    ``@tool`` functions are only defined, never called here)."""
+    key = ("tools.py", module_name, hashlib.sha256(source).hexdigest())
+    if key not in _loaded:
+        module = types.ModuleType(module_name)
+        module.__file__ = "tools.py"
+        sys.modules[module_name] = module
+        exec(compile(source, "tools.py", "exec", dont_inherit=True), module.__dict__)
+        _loaded[key] = module
+    return _loaded[key]
+
+
+def build(request: dict[str, Any], source: bytes, tools_source: bytes | None = None) -> dict[str, Any]:
     """Import the builder (once) and build the world of ``request``'s seed, scale, distractors and clock."""
     try:
         fn = _load(source, str(request.get("filename") or "world.py"), str(request.get("module") or "_awm_world"))
@@ -97,6 +110,9 @@ def build(request: dict[str, Any], source: bytes) -> dict[str, Any]:
         Scale(request["scale"]),
         bool(request["distractors"]),
         _dt.datetime.fromisoformat(request["clock"]),
+        tools_loader=None
+        if tools_source is None
+        else lambda: _load_tools(tools_source, "_awm_world_tools_" + str(request.get("module") or "_awm_world")),
     )
     try:
         tables = fn(ctx)
