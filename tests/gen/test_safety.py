@@ -103,3 +103,16 @@ def test_world_builders_are_linted() -> None:
     assert any("`import random`" in p for p in check_world_source("import random\n" + good))
     assert any("no module-level function build" in p for p in check_world_source("def make(ctx):\n    return {}\n"))
     assert any("wall clock" in p for p in check_world_source(good.replace("ctx.today - STEP", "ctx.clock.now()")))
+
+
+@pytest.mark.parametrize("prompt", ["tools", "catalog_tools"])
+def test_the_prompts_example_uses_the_vocabulary_and_passes_the_lint(prompt: str) -> None:
+    """The worked example each tools prompt shows the model is code the lint accepts, written with the authors'
+    vocabulary (a lookup-or-refuse ``db.one(..., missing=...)`` and a state rule), so generated environments
+    read like the hand-written ones."""
+    from awm.gen.prompts import GENERATORS_DIR
+
+    text = (GENERATORS_DIR / f"{prompt}.md").read_text()
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "missing=" in example and "require_status(" in example
+    assert check_tools_source(example) == []

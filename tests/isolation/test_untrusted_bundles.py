@@ -61,13 +61,16 @@ def test_gold_solutions_give_identical_steps_states_and_outcomes(pair):
         ("nap", {"seconds": -1}),  # a Python exception inside the tool
         ("search_products", {"query": 5}),  # the tool's own model refuses the type
         ("search_products", {"nope": 1}),  # unknown argument
-        ("get_customer", {"customer_id": 999}),  # a ToolError
+        ("get_customer", {"customer_id": 999}),  # a wrong argument name
+        ("get_customer", {"email": "nobody@example.com"}),  # a lookup-or-refuse: db.one(..., missing=...)
     ],
 )
 def test_errors_are_the_same_inside_the_sandbox(pair, tool, args):
     trusted, untrusted = pair
     a, b = trusted.episode("t01_lamp_price").call(tool, args), untrusted.episode("t01_lamp_price").call(tool, args)
     assert (a.ok, a.error and a.error.code) == (b.ok, b.error and b.error.code), (a.error, b.error)
+    if a.error is not None and a.error.code == "tool_error":
+        assert a.error.message == b.error.message
     assert a.rewards == b.rewards
 
 
