@@ -25,7 +25,7 @@ from awm.model.worldcache import cached_summary, load_world, summary_of
 from awm.worldgen import WorldKey
 
 ENV_VAR = "AWM_PATH"
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # the awm package
 REPO_ROOT = PACKAGE_DIR.parent
 # the environments shipped with AWM Gym: the checkout's envs/ + verifiers/, or the copy inside a wheel
 BUNDLED_ROOT = REPO_ROOT if (REPO_ROOT / "envs").is_dir() else PACKAGE_DIR / "_data"

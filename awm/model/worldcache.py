@@ -40,7 +40,7 @@ from awm.model.world import World
 
 MAX_ENTRIES = 2000  # compiled worlds kept (0.2–1 MiB each)
 FORMAT = 2  # bump when the stored state's layout changes in a way the code digest cannot see
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # the awm package: every source file keys the cache
 
 
 def cache_dir() -> Path | None:
