@@ -86,7 +86,7 @@ bench: $(STAMP)
 	else echo "bench_dist skipped: pip install -e '.[ray]'"; fi
 
 schemas: $(STAMP)
-	$(PY) -m awm.schema_export schemas
+	$(PY) -m awm.data.schema_export schemas
 
 clean:
 	rm -rf $(VENV) .venv-* .pytest_cache .mypy_cache .ruff_cache

@@ -7,13 +7,13 @@ res = ep.call("search_products", {"query": "lamp"})
 res = ep.submit(answer="...")
 """
 
-from awm.distribution import TaskDistribution, split_templates
-from awm.episode import Episode, StepResult
 from awm.errors import AwmError, BundleError, EpisodeClosedError, ToolError, UnknownEnvironmentError
-from awm.registry import Registry, load
+from awm.judge.rewards import RewardChannels, RewardSpec
+from awm.model.distribution import TaskDistribution, split_templates
+from awm.model.registry import Registry, load
+from awm.model.world import World
 from awm.remote import RemoteEnv, remote
-from awm.rewards import RewardChannels, RewardSpec
-from awm.world import World
+from awm.runtime.episode import Episode, StepResult
 from awm.worldgen import Scale, WorldKey
 
 __all__ = [

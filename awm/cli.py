@@ -23,14 +23,14 @@ from typer.core import TyperGroup
 
 from awm import __version__
 from awm.console import make_console
-from awm.dataset_cli import export_cmd, tasks_cmd
-from awm.distribution import TaskDistribution
+from awm.data.cli import export_cmd, tasks_cmd
+from awm.data.export import ExportFormat
 from awm.errors import AwmError, UnknownEnvironmentError
 from awm.eval.cli import eval_cmd, given, report_cmd
-from awm.export import ExportFormat
 from awm.gen.cli import app as gen_app
 from awm.importers.cli import app as import_app
-from awm.registry import Registry
+from awm.model.distribution import TaskDistribution
+from awm.model.registry import Registry
 from awm.view.cli import view_cmd
 from awm.worldgen import Scale
 
@@ -176,7 +176,7 @@ def stats(
 ) -> None:
     """The catalog's figures: tables, tools, seed rows, tasks and templates per environment, with mean,
     median and p90 over the catalog."""
-    from awm.stats import FIGURES, catalog_stats, check_targets
+    from awm.proof.stats import FIGURES, catalog_stats, check_targets
 
     reg = Registry(path or [])
     check_names(reg, names)
@@ -233,7 +233,7 @@ def validate(
     path: PathOpt = None,
 ) -> None:
     """Validate environments; exit 1 with a report if any fails."""
-    from awm.validate import validate_env
+    from awm.proof.validate import validate_env
 
     reg = Registry(path or [])
     check_names(reg, names)
@@ -276,8 +276,8 @@ def audit(
     path: PathOpt = None,
 ) -> None:
     """Adversarial probes of every task's verifier; exit 1 if any hack scores or a correct answer fails."""
-    from awm.audit import AuditReport, audit_world
-    from awm.world import World
+    from awm.model.world import World
+    from awm.proof.audit import AuditReport, audit_world
 
     reg = Registry(path or [])
     check_names(reg, names)

@@ -9,9 +9,9 @@ AwmError
 ├── UnknownEnvironmentError  no such environment in the registry (with "did you mean")
 ├── UnknownTaskError         no such task in an environment
 ├── WorldBuildError          a world builder (world.py) is missing, fails, or breaks the schema (awm.worldgen)
-├── TemplateError            a template has no instance in a world, or a bad slot (awm.templates)
-├── DistributionError        impossible task-distribution options (awm.distribution)
-├── ExportError              nothing to export, or an instance whose gold does not score (awm.export)
+├── TemplateError            a template has no instance in a world, or a bad slot (awm.model.templates)
+├── DistributionError        impossible task-distribution options (awm.model.distribution)
+├── ExportError              nothing to export, or an instance whose gold does not score (awm.data.export)
 ├── ReportError              a run's results cannot be read (awm.eval.report)
 │   └── EmptyRunError        nothing scored in a run
 ├── ViewError                the viewer's unknown run, episode or table; a bad run path (awm.view.errors)

@@ -13,9 +13,9 @@ from typing import Any
 import gymnasium as gym
 import httpx
 
-from awm.actions import MAX_ACTION, MAX_OBSERVATION
 from awm.errors import AwmError
 from awm.gym.spaces import AnyText
+from awm.runtime.actions import MAX_ACTION, MAX_OBSERVATION
 
 
 class RemoteError(AwmError):

@@ -4,7 +4,7 @@
 answer matching and table-level write sets) with that revision's judging rules: the old checks, the
 old answer matcher (containment, up to 4 numbers, ``forbidden_sql``) on the answer as text, and the
 old ``allowed_writes`` (table/column level). "After" is the current tree. Both are probed by
-``awm.audit`` with the current tasks' answer types, so the probes are the same kinds.
+``awm.proof.audit`` with the current tasks' answer types, so the probes are the same kinds.
 
     .venv/bin/python benchmarks/audit_before_after.py [--rev 524fb81] [--json]
 """
@@ -21,11 +21,11 @@ import types
 from pathlib import Path
 from typing import Any
 
-import awm.episode
-from awm.audit import audit_world
-from awm.episode import Episode, Evaluation
-from awm.frame import Verdict
-from awm.registry import Registry
+import awm.runtime.episode
+from awm.judge.frame import Verdict
+from awm.model.registry import Registry
+from awm.proof.audit import audit_world
+from awm.runtime.episode import Episode, Evaluation
 
 ROOT = Path(__file__).resolve().parents[1]
 ENVS = ["clinic", "online_store", "project_tracker"]
@@ -36,8 +36,8 @@ def _git_show(rev: str, path: str) -> str:
 
 
 def _old_matcher(rev: str) -> types.ModuleType:
-    src = _git_show(rev, "awm/answers.py").replace(
-        "from awm.bundle import AnswerMatch",
+    src = _git_show(rev, "awm/judge/answers.py").replace(
+        "from awm.bundle.records import AnswerMatch",
         "from enum import StrEnum\nclass AnswerMatch(StrEnum):\n"
         "    number = 'number'\n    text = 'text'\n    list = 'list'\n    date = 'date'\n    boolean = 'boolean'\n",
     )
@@ -117,7 +117,7 @@ def _install_legacy_judging(old: types.ModuleType, legacy: dict[str, dict[str, d
         return Evaluation(checks, self._phi, ok, reason, Verdict(bad), passed)
 
     Episode.evaluate = evaluate  # type: ignore[method-assign]
-    awm.episode.Episode.evaluate = evaluate  # type: ignore[method-assign]
+    awm.runtime.episode.Episode.evaluate = evaluate  # type: ignore[method-assign]
 
 
 def _summary(report: Any) -> dict[str, Any]:

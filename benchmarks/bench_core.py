@@ -19,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from awm import verify
-from awm.diff import diff_tables
-from awm.registry import Registry
+from awm.judge import verify
+from awm.model.registry import Registry
+from awm.sql.diff import diff_tables
 
 
 def pct(xs: list[float], q: float) -> float:

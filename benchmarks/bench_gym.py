@@ -13,7 +13,7 @@ import time
 import gymnasium as gym
 
 import awm  # noqa: F401  (registers the ids)
-from awm.registry import default_registry
+from awm.model.registry import default_registry
 
 
 def gold_actions(world):

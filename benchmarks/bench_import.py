@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from awm.registry import Registry
-from awm.samples import probe_cases
-from awm.world import World
+from awm.bundle.samples import probe_cases
+from awm.model.registry import Registry
+from awm.model.world import World
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "awm1k"

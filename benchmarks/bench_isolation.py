@@ -34,7 +34,7 @@ from awm.importers.awm1k import import_awm
 from awm.isolation import close_all, get_pool
 from awm.isolation.code_checks import run_code_check
 from awm.isolation.sqlhost import SqlHost
-from awm.registry import Registry
+from awm.model.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "awm1k"

@@ -55,7 +55,7 @@ def make_root(folder: Path, env: str, count: int) -> list[str]:
 
 def read_call(env: str) -> tuple[str, str, dict[str, Any]]:
     """A task of ``env`` and a read call of its gold solution."""
-    from awm.registry import load
+    from awm.model.registry import load
 
     world = load(env)
     for tid in world.task_ids:
@@ -116,7 +116,7 @@ def first_answer(
 def load_in_fresh_process(root: Path, cache: Path | None) -> float:
     """Seconds for a new interpreter to import awm and load one world (``gym.make``'s path)."""
     script = (
-        "import time; t = time.perf_counter(); from awm.registry import Registry;"
+        "import time; t = time.perf_counter(); from awm.model.registry import Registry;"
         f"Registry([{str(root)!r}]).load('synth_0000'); print(time.perf_counter() - t)"
     )
     env = {**os.environ}

@@ -2,7 +2,7 @@
 
 For each environment, every task's gold solution is replayed ``--rounds`` times, each call three ways
 side by side (the order rotates every round): through ``Episode.call`` (all reward channels, the
-``dense`` preset), through the committed code path (``git show <rev>:awm/episode.py`` and the modules
+``dense`` preset), through the committed code path (``git show <rev>:awm/runtime/episode.py`` and the modules
 it owns, loaded as a private package: the before figure), and bare (the same tool function with the
 validated arguments on an equivalent connection: no validation, change capture, diff, checks or
 rewards; a write runs in BEGIN/COMMIT as the episode's does). Every episode is closed after its submit,
@@ -39,9 +39,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import awm.episode
-from awm.frame import Frame
-from awm.registry import Registry
+import awm.runtime.episode
+from awm.judge.frame import Frame
+from awm.model.registry import Registry
 from awm.tooling import Db, ToolDef
 
 REFERENCE = "clinic,online_store,project_tracker"
@@ -51,7 +51,7 @@ PHASES = ("validate", "tool", "capture", "diff", "checks", "frame", "reward", "o
 
 # -- the old code path ----------------------------------------------------------------------------
 def load_revision(rev: str) -> ModuleType | None:
-    """``awm.episode`` as committed at ``rev`` (with its own diff, rewards and tooling), or None."""
+    """``awm.runtime.episode`` as committed at ``rev`` (with its own diff, rewards and tooling), or None."""
     root = Path(__file__).resolve().parent.parent
     pkg = "awm_" + re.sub(r"\W", "_", rev).lower()
     tmp = Path(tempfile.mkdtemp()) / pkg
@@ -181,8 +181,8 @@ def replay(
     figs = {name: Figures() for name in mods}
     bare: dict[str, list[float]] = {"read": [], "write": []}
     mismatches: list[str] = []
-    plans = {name: old_plans(m, world) for name, m in mods.items() if m is not awm.episode}
-    views = {name: world if m is awm.episode else old_world(m, world) for name, m in mods.items()}
+    plans = {name: old_plans(m, world) for name, m in mods.items() if m is not awm.runtime.episode}
+    views = {name: world if m is awm.runtime.episode else old_world(m, world) for name, m in mods.items()}
     names = list(mods)
     for r in range(rounds):
         mark = {name: len(f.overhead) for name, f in figs.items()}
@@ -237,7 +237,7 @@ def replay(
 def timed_pass(world: Any, mod: ModuleType, plans: dict[str, Any] | None) -> dict[str, float]:
     """Exclusive µs per step and phase over one round of every task (``other``: the step's time in no
     wrapped phase)."""
-    view = world if mod is awm.episode else old_world(mod, world)
+    view = world if mod is awm.runtime.episode else old_world(mod, world)
     phases = Phases()
     total = 0
     steps = 0
@@ -272,12 +272,12 @@ def main() -> None:
     ap.add_argument("--no-pool", action="store_true", help="no reuse of closed episodes' connections")
     a = ap.parse_args()
     if a.no_pool:
-        awm.episode.POOL_SIZE = 0
+        awm.runtime.episode.POOL_SIZE = 0
     mods: dict[str, ModuleType] = {}
     old = load_revision(a.rev) if a.rev else None
     if old is not None:
         mods[a.rev] = old
-    mods["now"] = awm.episode
+    mods["now"] = awm.runtime.episode
     reg = Registry(a.path)
     load = f" · load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
     pool = "off" if a.no_pool else "on"
@@ -299,7 +299,9 @@ def main() -> None:
         rounds: dict[str, list[dict[str, float]]] = {label: [] for label in mods}
         for _ in range(max(3, a.rounds // 2)):  # the paths alternate round by round, like the load
             for label, m in mods.items():
-                rounds[label].append(timed_pass(world, m, old_plans(m, world) if m is not awm.episode else None))
+                rounds[label].append(
+                    timed_pass(world, m, old_plans(m, world) if m is not awm.runtime.episode else None)
+                )
         breakdown = {label: {ph: statistics.median(r[ph] for r in rs) for ph in PHASES} for label, rs in rounds.items()}
         nr, nw = len(bare["read"]), len(bare["write"])
         print(f"\n== {name}: {len(world.tables)} tables, {len(world.task_ids)} tasks, {nr} read + {nw} write steps")

@@ -17,11 +17,11 @@ import argparse
 import statistics
 import time
 
-from awm.distribution import TaskDistribution
-from awm.loader import read_bundle
-from awm.registry import Registry
-from awm.validate import Report, validate_templates
-from awm.world import World
+from awm.bundle.loader import read_bundle
+from awm.model.distribution import TaskDistribution
+from awm.model.registry import Registry
+from awm.model.world import World
+from awm.proof.validate import Report, validate_templates
 from awm.worldgen import Scale, WorldKey
 
 

@@ -1,5 +1,5 @@
 """The best blind constant of every information template: the share of instances one answer, submitted
-without a tool call, scores on (``awm.leaks``; ``awm validate --seeds`` fails a template over 10%).
+without a tool call, scores on (``awm.proof.leaks``; ``awm validate --seeds`` fails a template over 10%).
 
     .venv/bin/python benchmarks/blind_constants.py SEEDS [ENV ...] [--distractors]
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 import time
 
-from awm.leaks import blind_constants
-from awm.registry import default_registry
+from awm.model.registry import default_registry
+from awm.proof.leaks import blind_constants
 
 
 def main() -> None:

@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from awm.audit import audit_world
-from awm.registry import Registry
-from awm.samples import probe_cases
-from awm.world import World
+from awm.bundle.samples import probe_cases
+from awm.model.registry import Registry
+from awm.model.world import World
+from awm.proof.audit import audit_world
 from awm.worldctx import Scale, WorldKey
 
 KEYS = [
@@ -64,14 +64,17 @@ def fingerprint(world: World) -> dict[str, Any]:
             for pick in range(PICKS):
                 try:
                     ct = w.instance(tid, pick)
-                except Exception as e:  # noqa: BLE001 - a template with no instance in this world is a fact too
+                except Exception as e:
                     fp["instances"][f"{tid}@{key.label}#{pick}"] = f"{type(e).__name__}"
                     continue
                 fp["instances"][ct.id] = _play(w, ct.id)
     for tid in world.task_ids:
         fp["tasks"][tid] = _play(world, tid)
     report = audit_world(world)
-    fp["audit"] = {"errors": report.errors, "probes": _digest([(p.task_id, p.kind, p.description, p.passed, p.equivalent) for p in report.probes])}
+    fp["audit"] = {
+        "errors": report.errors,
+        "probes": _digest([(p.task_id, p.kind, p.description, p.passed, p.equivalent) for p in report.probes]),
+    }
     fp["audit_count"] = len(report.probes)
     for i, (td, args) in enumerate(probe_cases(world)):
         ep = world.episode(world.task_ids[0] if world.task_ids else None)
@@ -121,8 +124,11 @@ def main() -> int:
     out = {}
     for name in names:
         out[name] = fingerprint(reg.load(name))
-        print(f"{name}: {len(out[name]['tasks'])} tasks, {len(out[name]['instances'])} instances, "
-              f"{out[name]['audit_count']} probes", file=sys.stderr)
+        print(
+            f"{name}: {len(out[name]['tasks'])} tasks, {len(out[name]['instances'])} instances, "
+            f"{out[name]['audit_count']} probes",
+            file=sys.stderr,
+        )
     text = json.dumps(out, sort_keys=True, indent=1)
     if args.out:
         args.out.write_text(text)

@@ -33,8 +33,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from awm.registry import Registry
-from awm.stats import env_stats
+from awm.model.registry import Registry
+from awm.proof.stats import env_stats
 
 FEEDBACK = re.compile(r"failed these checks:\n- (.*)")
 

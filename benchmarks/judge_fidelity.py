@@ -4,7 +4,7 @@ For every information task of the chosen environments (fixed tasks, and one inst
 information template on the canonical world and on built worlds 0..SEEDS-1), the same answers are judged
 by the matcher of an earlier revision (default 466518b, the deny-list matcher) and by the current one:
 
-- correct variants (``awm.variants.answer_variants``: typed values, sentences, units, number words, US
+- correct variants (``awm.proof.variants.answer_variants``: typed values, sentences, units, number words, US
   dates, bullets, objects as text) — the share accepted;
 - qualified and negated answers (the audit's ``answer.qualified`` probes plus ``not v`` and ``v or w``)
   — the share refused.
@@ -26,15 +26,15 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-import awm.episode
-import awm.frame
-from awm import verify
-from awm.answers import Expected, judge
-from awm.audit import _Player, _qualified
-from awm.registry import default_registry
-from awm.templates import TemplateError
-from awm.variants import answer_variants, write_variants
-from awm.world import CompiledTask, World
+import awm.judge.frame
+import awm.runtime.episode
+from awm.judge import verify
+from awm.judge.answers import Expected, judge
+from awm.model.registry import default_registry
+from awm.model.templates import TemplateError
+from awm.model.world import CompiledTask, World
+from awm.proof.audit import _Player, _qualified
+from awm.proof.variants import answer_variants, write_variants
 from awm.worldgen import WorldKey
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,11 +42,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def old_matcher(rev: str) -> types.ModuleType:
     src = subprocess.run(
-        ["git", "show", f"{rev}:awm/answers.py"], cwd=ROOT, check=True, capture_output=True, text=True
+        ["git", "show", f"{rev}:awm/judge/answers.py"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
     mod = types.ModuleType("old_answers")
     sys.modules["old_answers"] = mod  # dataclasses resolve annotations through sys.modules
-    exec(compile(src, f"{rev}:awm/answers.py", "exec"), mod.__dict__)
+    exec(compile(src, f"{rev}:awm/judge/answers.py", "exec"), mod.__dict__)
     return mod
 
 
@@ -88,13 +88,13 @@ def write_acceptance(world: World) -> tuple[int, int, int]:
                 continue
             total += 1
             now += got
-            saved = awm.frame.text_key, verify.run_checks_respelled
-            awm.frame.text_key = _old_norm
-            awm.episode.verify.run_checks_respelled = lambda conn, checks, _r: verify.run_checks(conn, checks)
+            saved = awm.judge.frame.text_key, verify.run_checks_respelled
+            awm.judge.frame.text_key = _old_norm
+            awm.runtime.episode.verify.run_checks_respelled = lambda conn, checks, _r: verify.run_checks(conn, checks)
             try:
                 before += bool(player.play_strict(calls, None))
             finally:
-                awm.frame.text_key, awm.episode.verify.run_checks_respelled = saved
+                awm.judge.frame.text_key, awm.runtime.episode.verify.run_checks_respelled = saved
     return total, now, before
 
 

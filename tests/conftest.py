@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from awm.registry import Registry, default_registry
-from awm.validate import Report, validate_env
-from awm.world import World
+from awm.model.registry import Registry, default_registry
+from awm.model.world import World
+from awm.proof.validate import Report, validate_env
 
 if os.environ.get("PYTEST_XDIST_WORKER"):  # xdist's workers get COLUMNS=80, LINES=24: a terminal nobody has
     os.environ.pop("COLUMNS", None)

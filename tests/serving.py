@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from awm.registry import REPO_ROOT
+from awm.model.registry import REPO_ROOT
 
 READY = re.compile(r"awm serve: ready: agent plane (http://\S+), control plane (http://\S+)")
 

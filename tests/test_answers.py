@@ -4,8 +4,8 @@ import sqlite3
 
 import pytest
 
-from awm.answers import AnswerSqlError, Expected, compute_expected, final_text, judge, normalise
-from awm.bundle import AnswerCheck, AnswerSchema, AnswerType
+from awm.bundle.records import AnswerCheck, AnswerSchema, AnswerType
+from awm.judge.answers import AnswerSqlError, Expected, compute_expected, final_text, judge, normalise
 
 T = AnswerType
 

@@ -5,12 +5,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-import awm.episode
-from awm.audit import audit_world
+import awm.runtime.episode
 from awm.cli import app
-from awm.frame import Frame, Verdict
 from awm.isolation import available as isolation_available
-from awm.registry import Registry
+from awm.judge.frame import Frame, Verdict
+from awm.model.registry import Registry
+from awm.proof.audit import audit_world
 from tests.conftest import FIXTURE_ROOT, rewrite_verifier
 
 ANY_NEW_ORDER = "SELECT COUNT(*) >= 1 FROM orders WHERE customer_id = 1 AND id NOT IN (SELECT id FROM initial.orders)"
@@ -126,7 +126,7 @@ def lenient_answers(monkeypatch):
         values = exp.canonical() if isinstance(exp.canonical(), list) else [exp.canonical()]
         return all(str(v).lower() in text for v in values), ""
 
-    monkeypatch.setattr(awm.episode, "judge", judge)
+    monkeypatch.setattr(awm.runtime.episode, "judge", judge)
 
 
 def test_hedge_negation_everything_and_dump_catch_a_containment_matcher(bundle_copy, lenient_answers):
@@ -146,12 +146,12 @@ def test_missing_items_catch_a_list_matcher_that_wants_any_item(bundle_copy, mon
     def any_item(answer, exp):
         return isinstance(answer, list) and bool(answer) and str(answer[0]).lower() in str(exp.canonical()).lower(), ""
 
-    monkeypatch.setattr(awm.episode, "judge", any_item)
+    monkeypatch.setattr(awm.runtime.episode, "judge", any_item)
     assert "answer.missing" in _leaking_kinds(_audit(bundle_copy, "t04_low_stock"))
 
 
 def test_spellings_catch_an_over_strict_matcher(bundle_copy, monkeypatch):
-    monkeypatch.setattr(awm.episode, "judge", lambda answer, exp: (answer == exp.canonical(), ""))
+    monkeypatch.setattr(awm.runtime.episode, "judge", lambda answer, exp: (answer == exp.canonical(), ""))
     report = _audit(bundle_copy, "t01_lamp_price")
     assert {p.kind for p in report.failures} == {"answer.spelling", "correct.answer"}
     assert report.acceptance < 0.5
@@ -159,12 +159,12 @@ def test_spellings_catch_an_over_strict_matcher(bundle_copy, monkeypatch):
 
 def test_correct_writes_in_other_spellings_must_score(bundle_copy, monkeypatch):
     """A judge whose checks see the agent's spelling (no respelling) is caught by the false-negative suite."""
-    import awm.verify
+    import awm.judge.verify
 
     monkeypatch.setattr(
-        awm.verify, "run_checks_respelled", lambda conn, checks, _r: awm.verify.run_checks(conn, checks)
+        awm.judge.verify, "run_checks_respelled", lambda conn, checks, _r: awm.judge.verify.run_checks(conn, checks)
     )
-    from awm.registry import default_registry
+    from awm.model.registry import default_registry
 
     world = default_registry().load("clinic")
     report = audit_world(world, ["t08_update_insurance"])
@@ -174,7 +174,7 @@ def test_correct_writes_in_other_spellings_must_score(bundle_copy, monkeypatch):
 
 
 def test_validate_fails_a_leaking_task_naming_the_probe(bundle_copy):
-    from awm.validate import validate_env
+    from awm.proof.validate import validate_env
 
     rewrite_verifier(bundle_copy, "t03_cancel_alan", allowed_writes=[{"table": "orders"}, {"table": "products"}])
     report = validate_env("mini_shop", Registry([bundle_copy], include_default=False))
@@ -301,7 +301,7 @@ def test_template_instances_are_probed_too(bundle_copy):
 
 
 def test_the_acting_person_is_found_by_column_name_suffix_or_table_id(mini_world):
-    from awm.audit import _other_person
+    from awm.proof.audit import _other_person
 
     ct = mini_world.tasks["t02_buy_lamp"]
     assert _other_person(mini_world, ct, "email", "alan@example.com") == "ada@example.com"

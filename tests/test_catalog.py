@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from awm.bundle import TaskKind
-from awm.registry import default_registry
-from awm.stats import catalog_stats, check_targets
-from awm.validate import validate_env
+from awm.bundle.records import TaskKind
+from awm.model.registry import default_registry
+from awm.proof.stats import catalog_stats, check_targets
+from awm.proof.validate import validate_env
 from awm.worldgen import Scale
 from tests.conftest import catalog_report, sweep
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from awm import __version__
 from awm.cli import app
-from awm.registry import REPO_ROOT, RegistryPathError, default_registry
+from awm.model.registry import REPO_ROOT, RegistryPathError, default_registry
 
 NO_COLUMNS = {"COLUMNS": None}  # as in a pipe or a CI log: no terminal, no COLUMNS
 
@@ -69,7 +69,7 @@ def test_a_path_may_name_the_envs_folder() -> None:
 
 
 def test_registry_rejects_a_missing_root() -> None:
-    from awm.registry import Registry
+    from awm.model.registry import Registry
 
     with pytest.raises(RegistryPathError):
         Registry(["/nonexistent"])

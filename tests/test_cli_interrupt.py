@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from awm.eval import read_records
-from awm.registry import REPO_ROOT
+from awm.model.registry import REPO_ROOT
 from tests.eval.fake_openai import Reply, fake_openai
 from tests.eval.test_fake_server import ENV, gold_reply, task_of
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from awm import verify
-from awm.diff import diff_tables
-from awm.registry import default_registry
+from awm.judge import verify
+from awm.model.registry import default_registry
+from awm.sql.diff import diff_tables
 
 
 def _reference(ep):
@@ -51,7 +51,7 @@ def test_gold_paths_of_reference_envs_match_except_scan(env):
 
 
 def test_odd_identifiers_are_quoted_everywhere(bundle_copy):
-    from awm.registry import Registry
+    from awm.model.registry import Registry
 
     env = bundle_copy / "envs" / "mini_shop"
     (env / "schema.sql").write_text(

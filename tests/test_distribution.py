@@ -1,12 +1,12 @@
-"""Task distributions (``awm.distribution``): seeds to (world, task), deterministically, and template splits."""
+"""Task distributions (``awm.model.distribution``): seeds to (world, task), deterministically, and template splits."""
 
 from __future__ import annotations
 
 import pytest
 
-from awm.distribution import DistributionError, TaskDistribution, TaskMode, WorldMode, split_templates
 from awm.errors import AwmError, UnknownTaskError
-from awm.registry import Registry
+from awm.model.distribution import DistributionError, TaskDistribution, TaskMode, WorldMode, split_templates
+from awm.model.registry import Registry
 from awm.worldgen import Scale, WorldKey
 
 SEEDS = range(24)

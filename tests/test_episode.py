@@ -6,10 +6,10 @@ import json
 import pytest
 
 import awm
-from awm.bundle import AnswerSchema, AnswerType
-from awm.episode import answer_type_problem
+from awm.bundle.records import AnswerSchema, AnswerType
 from awm.errors import EpisodeClosedError
-from awm.rewards import RewardSpec
+from awm.judge.rewards import RewardSpec
+from awm.runtime.episode import answer_type_problem
 
 
 def stock(ep, pid=1):

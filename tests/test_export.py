@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from awm.cli import app
-from awm.distribution import TaskDistribution
-from awm.export import SPLIT_WORLDS, TASK_COLUMNS, TRAJECTORY_COLUMNS, Split, read_metadata
+from awm.data.export import SPLIT_WORLDS, TASK_COLUMNS, TRAJECTORY_COLUMNS, Split, read_metadata
 from awm.gym import RecordTrajectory, register_all
-from awm.registry import Registry
+from awm.model.distribution import TaskDistribution
+from awm.model.registry import Registry
 from tests.conftest import FIXTURE_ROOT
 
 GYM_ID = "awm/mini_shop-v0"

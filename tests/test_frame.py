@@ -2,9 +2,9 @@
 
 import sqlite3
 
-from awm.bundle import AllowedWrite
-from awm.diff import Diff, RowChange, TableInfo
-from awm.frame import Frame, free_map, same_value
+from awm.bundle.records import AllowedWrite
+from awm.judge.frame import Frame, free_map, same_value
+from awm.sql.diff import Diff, RowChange, TableInfo
 
 TABLES = {
     "orders": TableInfo("orders", ("id", "customer_id", "status", "note"), ("id",)),

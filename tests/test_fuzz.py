@@ -8,7 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from awm.registry import default_registry
+from awm.model.registry import default_registry
 
 ENVS = ["online_store", "clinic", "project_tracker"]
 JSONISH = st.recursive(
@@ -82,7 +82,7 @@ def submissions(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(ENVS), st.integers(0, 10**6), submissions())
 def test_any_submission_ends_with_a_verdict_or_is_a_clean_malformed_step(env, seed, action):
-    from awm.actions import apply_action, observation_text
+    from awm.runtime.actions import apply_action, observation_text
 
     world = default_registry().load(env)
     ep = world.episode(seed=seed)

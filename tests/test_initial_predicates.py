@@ -18,10 +18,10 @@ import json
 
 import pytest
 
-from awm import verify
-from awm.episode import Episode
-from awm.registry import default_registry
-from awm.world import CompiledTask, World
+from awm.judge import verify
+from awm.model.registry import default_registry
+from awm.model.world import CompiledTask, World
+from awm.runtime.episode import Episode
 
 TASK = "t07_assign_vies_to_jonas"
 COMMENT = ("add_comment", {"issue_key": "BIL-4", "author_email": "marcus.lee@halcyon.io", "body": "Jonas takes it."})

@@ -2,10 +2,10 @@
 
 import pytest
 
-from awm.answers import Expected
-from awm.bundle import AnswerSchema, AnswerType
-from awm.leaks import LIMIT, BlindConstant, best_constant, blind_constants
-from awm.registry import Registry
+from awm.bundle.records import AnswerSchema, AnswerType
+from awm.judge.answers import Expected
+from awm.model.registry import Registry
+from awm.proof.leaks import LIMIT, BlindConstant, best_constant, blind_constants
 from tests.conftest import FIXTURE_ROOT
 
 

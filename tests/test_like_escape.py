@@ -41,8 +41,8 @@ def test_every_like_in_the_catalog_declares_its_escape(path: Path):
 
 def _wildcard_dumps(env: str) -> list[str]:
     """Read tools whose text argument, given only wildcards, answers differently from a nonsense word."""
-    from awm.registry import default_registry
-    from awm.samples import probe_cases
+    from awm.bundle.samples import probe_cases
+    from awm.model.registry import default_registry
 
     world = default_registry().load(env)
     task = world.task_ids[0]

@@ -2,8 +2,8 @@
 
 import pytest
 
-from awm.answers import normalise
-from awm.normal import text_key
+from awm.judge.answers import normalise
+from awm.judge.normal import text_key
 
 
 @pytest.mark.parametrize(

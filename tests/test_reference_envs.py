@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from awm.bundle import TaskKind
-from awm.registry import default_registry
+from awm.bundle.records import TaskKind
+from awm.model.registry import default_registry
 from tests.conftest import catalog_report
 
 REFERENCE = ["online_store", "clinic", "project_tracker"]

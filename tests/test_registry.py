@@ -3,7 +3,7 @@
 import pytest
 
 from awm.errors import BundleError, UnknownEnvironmentError
-from awm.registry import Registry
+from awm.model.registry import Registry
 from tests.conftest import rewrite_verifier
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import jsonschema
 
-from awm.schema_export import render, schemas
+from awm.data.schema_export import render, schemas
 from tests.conftest import FIXTURE_ROOT
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"

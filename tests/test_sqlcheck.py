@@ -1,6 +1,6 @@
 import pytest
 
-from awm.sqlcheck import read_only_problem
+from awm.sql.checks import read_only_problem
 
 
 @pytest.mark.parametrize(

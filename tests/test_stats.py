@@ -8,8 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from awm.cli import app
-from awm.registry import Registry
-from awm.stats import CatalogTargets, catalog_stats, check_targets, p90
+from awm.model.registry import Registry
+from awm.proof.stats import CatalogTargets, catalog_stats, check_targets, p90
 from tests.conftest import FIXTURE_ROOT
 
 

@@ -18,19 +18,19 @@ import sqlite3
 
 import pytest
 
-import awm.episode
-from awm import verify
-from awm.diff import CAPTURE_EVENTS, diff_tables
-from awm.episode import _shared
-from awm.registry import default_registry
+import awm.runtime.episode
+from awm.judge import verify
+from awm.model.registry import default_registry
+from awm.runtime.episode import _shared
+from awm.sql.diff import CAPTURE_EVENTS, diff_tables
 
 
 @pytest.fixture(autouse=True)
 def no_idle_connections():
     """Each test starts with fresh connections (some look at what an episode installed itself)."""
-    awm.episode._POOL.clear()
+    awm.runtime.episode._POOL.clear()
     yield
-    awm.episode._POOL.clear()
+    awm.runtime.episode._POOL.clear()
 
 
 def _norm(diff):
@@ -219,14 +219,14 @@ def _replay(world, task_id, *, restore_at=None):
 def test_reused_connections_give_what_fresh_ones_give(env, monkeypatch):
     world = default_registry().load(env)
     tasks = [t for t in world.task_ids if world.tasks[t].verifier.gold.calls]
-    monkeypatch.setattr(awm.episode, "POOL_SIZE", 0)
+    monkeypatch.setattr(awm.runtime.episode, "POOL_SIZE", 0)
     fresh = {t: _replay(world, t) for t in tasks}
-    assert not awm.episode._POOL
-    monkeypatch.setattr(awm.episode, "POOL_SIZE", 32)
+    assert not awm.runtime.episode._POOL
+    monkeypatch.setattr(awm.runtime.episode, "POOL_SIZE", 32)
     for order in (tasks, tasks[::-1], random.Random(env).sample(tasks, len(tasks))):  # same and other tasks
         for t in order:
             assert _replay(world, t) == fresh[t], t
-    assert awm.episode._POOL  # they were reused
+    assert awm.runtime.episode._POOL  # they were reused
     for t in tasks[:6]:
         assert _replay(world, t, restore_at=1) == fresh[t], t
 
@@ -258,4 +258,4 @@ def test_a_connection_something_else_changed_is_not_reused(mini_world):
     ep = mini_world.episode("t02_buy_lamp")
     ep.conn.execute("CREATE TEMP TABLE mine (x)")
     ep.close()
-    assert not awm.episode._POOL
+    assert not awm.runtime.episode._POOL

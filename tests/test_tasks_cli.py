@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from awm.cli import app
-from awm.distribution import TaskDistribution
-from awm.registry import Registry
+from awm.model.distribution import TaskDistribution
+from awm.model.registry import Registry
 from tests.conftest import FIXTURE_ROOT
 
 WIDE = {"COLUMNS": "250"}

@@ -1,4 +1,4 @@
-"""Task templates (``awm.templates``): slot filling, slot rows, instances, and the static checks at load."""
+"""Task templates (``awm.model.templates``): slot filling, slot rows, instances, and the static checks at load."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from awm.bundle import (
+from awm.bundle.loader import read_bundle
+from awm.bundle.records import (
     AnswerSchema,
     AnswerType,
     Difficulty,
@@ -20,9 +21,8 @@ from awm.bundle import (
     VerifierTemplate,
 )
 from awm.errors import BundleError
-from awm.loader import read_bundle
-from awm.registry import Registry
-from awm.templates import (
+from awm.model.registry import Registry
+from awm.model.templates import (
     Template,
     TemplateError,
     decode_slots,
@@ -35,7 +35,7 @@ from awm.templates import (
     sql_literal,
     used_slots,
 )
-from awm.world import World
+from awm.model.world import World
 from awm.worldgen import Scale, WorldKey
 from tests.conftest import FIXTURE_ROOT
 

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from awm.registry import default_registry
-from awm.samples import probe_cases
-from awm.world import World
+from awm.bundle.samples import probe_cases
+from awm.model.registry import default_registry
+from awm.model.world import World
 
 EDGES = {
     "integer": [2**63, -(2**63) - 1, 10**30],

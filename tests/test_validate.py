@@ -4,8 +4,8 @@ import pytest
 from typer.testing import CliRunner
 
 from awm.cli import app
-from awm.registry import Registry
-from awm.validate import validate_env
+from awm.model.registry import Registry
+from awm.proof.validate import validate_env
 from tests.conftest import FIXTURE_ROOT, rewrite_verifier
 
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from awm.answers import Expected, judge
-from awm.bundle import AnswerSchema, AnswerType
-from awm.variants import answer_variants
+from awm.bundle.records import AnswerSchema, AnswerType
+from awm.judge.answers import Expected, judge
+from awm.proof.variants import answer_variants
 
 T = AnswerType
 

@@ -21,10 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from awm.gen.stages import Limits
-from awm.registry import Registry
-from awm.validate import Report, validate_templates
-from awm.world import World
-from awm.worldgen import Scale, WorldKey, build_seed
+from awm.model.builders import build_seed
+from awm.model.registry import Registry
+from awm.model.world import World
+from awm.proof.validate import Report, validate_templates
+from awm.worldgen import Scale, WorldKey
 from tests.conftest import FIXTURE_ROOT, REPRESENTATIVES, sweep
 
 REGISTRY = Registry([FIXTURE_ROOT])
@@ -128,7 +129,7 @@ def test_worlds_are_identical_across_processes(envs: list[str]) -> None:
     here = {env: [digest(fresh(env, k)) for k in keys] for env in envs}
     code = (
         "import hashlib, json, sys\n"
-        "from awm.registry import Registry\nfrom awm.world import World\nfrom awm.worldgen import WorldKey\n"
+        "from awm.model.registry import Registry\nfrom awm.model.world import World\nfrom awm.worldgen import WorldKey\n"
         f"reg = Registry([{str(FIXTURE_ROOT)!r}])\nout = {{}}\n"
         f"for env in {envs!r}:\n"
         "    base = reg.load(env)\n"

@@ -1,4 +1,4 @@
-"""Compiled worlds cached on disk (``awm.worldcache``): a hit is the same world as a compile, any change to
+"""Compiled worlds cached on disk (``awm.model.worldcache``): a hit is the same world as a compile, any change to
 the bundle or the compiler is a miss, and a broken or foreign entry costs only speed."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from unittest.mock import patch
 
 import pytest
 
-from awm import worldcache
+from awm.bundle.loader import read_bundle
 from awm.errors import BundleError
-from awm.loader import read_bundle
-from awm.registry import Registry
-from awm.world import World
+from awm.model import worldcache
+from awm.model.registry import Registry
+from awm.model.world import World
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = "online_store"
@@ -175,10 +175,10 @@ def test_another_process_loads_what_this_one_compiled(cache: Path, tmp_path: Pat
     (entry,) = entries(cache)
     stamp = entry.stat().st_mtime_ns
     script = (
-        "import sys; from awm import worldcache; from awm.world import World;"
+        "import sys; from awm.model import worldcache; from awm.model.world import World;"
         "calls = []; real = World.__init__;"
         "World.__init__ = lambda self, *a, **k: (calls.append(1), real(self, *a, **k))[1];"
-        "from awm.registry import Registry;"
+        "from awm.model.registry import Registry;"
         f"w = Registry([{str(root)!r}], include_default=False).load({ENV!r});"
         "print(len(calls), len(w.task_ids))"
     )

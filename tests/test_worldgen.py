@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from awm.loader import read_bundle
-from awm.registry import Registry
-from awm.world import World
-from awm.worldgen import Scale, WorldBuildError, WorldContext, WorldKey, build_seed, load_builder
+from awm.bundle.loader import read_bundle
+from awm.model.builders import build_seed, load_builder
+from awm.model.registry import Registry
+from awm.model.world import World
+from awm.worldgen import Scale, WorldBuildError, WorldContext, WorldKey
 
 CLOCK = datetime(2026, 3, 2, 9, 30)
 

@@ -17,7 +17,7 @@ class _Host:
     """One actor: a compiled world and the episodes it holds (``ray.remote`` is applied lazily)."""
 
     def __init__(self, env: str, paths: Sequence[str] | None, reward: Any, max_steps: int | None):
-        from awm.registry import load
+        from awm.model.registry import load
 
         self.world = load(env, paths=paths)
         self.reward = reward
@@ -26,7 +26,7 @@ class _Host:
         self.tools: dict[str, list[dict[str, Any]]] = {}  # per task: the env's tools + its submit_answer
 
     def reset(self, items: list[tuple[int, str | None, int]]) -> list[tuple[str, dict[str, Any]]]:
-        from awm.actions import agent_tools
+        from awm.runtime.actions import agent_tools
 
         out = []
         for eid, task_id, seed in items:
@@ -54,7 +54,7 @@ class _Host:
         return out
 
     def step(self, items: list[tuple[int, Any]]) -> list[StepOut]:
-        from awm.actions import apply_action, observation_text, step_info
+        from awm.runtime.actions import apply_action, observation_text, step_info
 
         out: list[StepOut] = []
         for eid, action in items:

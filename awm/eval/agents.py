@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from awm.actions import Answer, parse_hermes, parse_openai_message, to_json_action
-from awm.chat import system_prompt
 from awm.eval.llm import ChatClient, Completion, ContextLengthExceeded, LLMError, LLMRefused, ToolsUnsupported
 from awm.eval.toolselect import select_tools, shorten_tools
-from awm.submit import SUBMIT
-from awm.world import World
+from awm.model.world import World
+from awm.runtime.actions import Answer, parse_hermes, parse_openai_message, to_json_action
+from awm.runtime.chat import system_prompt
+from awm.runtime.submit import SUBMIT
 
 _TOOL_CALL_BLOCK = re.compile(r"<tool_call>.*?(?:</tool_call>|$)", re.S)
 _THINK = re.compile(r"<think>.*?</think>", re.S)

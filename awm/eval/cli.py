@@ -85,13 +85,13 @@ def eval_cmd(
     Ctrl-C stops it at once: the summary of what finished, and the command that resumes the run (exit 130)."""
     import asyncio
 
+    from awm.data.export import read_task_rows
     from awm.eval.agents import BUILTIN, ChatAgent
     from awm.eval.llm import ChatClient
     from awm.eval.records import Status
     from awm.eval.report import build_report, print_report
     from awm.eval.runner import EvalConfig, plan, run_eval
-    from awm.export import read_task_rows
-    from awm.registry import default_registry, registry_for
+    from awm.model.registry import default_registry, registry_for
 
     _check_options(
         k=k, concurrency=concurrency, max_steps=max_steps, timeout=timeout, retries=retries,

@@ -44,9 +44,9 @@ from awm.eval.llm import ContextLengthExceeded, LLMError, LLMRefused
 from awm.eval.records import EvalRecord, InfraProblem, Status, TokenUsage
 from awm.gym.factory import make_env
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
-from awm.registry import Registry, default_registry, registry_for
-from awm.templates import parse_instance_id
-from awm.world import World, stable_int
+from awm.model.registry import Registry, default_registry, registry_for
+from awm.model.templates import parse_instance_id
+from awm.model.world import World, stable_int
 
 RESULTS = "results.jsonl"
 RUN_INFO = "run.json"

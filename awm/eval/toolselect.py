@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from awm.submit import SUBMIT
+from awm.runtime.submit import SUBMIT
 
 _WORD = re.compile(r"[a-z0-9]+")
 _LOOKUP = ("find_", "search_", "list_", "get_", "view_", "preview_")

@@ -25,7 +25,8 @@ from typing import Any
 
 from rich.console import Console
 
-from awm.bundle import Manifest, Provenance
+from awm.bundle.loader import read_bundle
+from awm.bundle.records import Manifest, Provenance
 from awm.errors import AwmError
 from awm.gen.dedup import LEXICAL_THRESHOLD, LexicalIndex
 from awm.gen.jsonparse import OutputError, strip_reasoning
@@ -36,7 +37,6 @@ from awm.gen.report import JobResult, ProgressView, RunReport
 from awm.gen.sandbox import Sandbox
 from awm.gen.stages import STAGE_NAMES, Draft, Limits, Stage, StageEnv, profile_stages
 from awm.gen.workspace import Workspace
-from awm.loader import read_bundle
 
 MAX_FEEDBACK_PROBLEMS = 15
 MAX_PROBLEM_CHARS = 500

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from awm.registry import BUNDLED_ROOT
+from awm.model.registry import BUNDLED_ROOT
 
 GENERATORS_DIR = BUNDLED_ROOT / "generators"
 USER_MARK = "=== user ==="

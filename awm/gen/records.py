@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from awm.bundle import ID_PATTERN, Task, TaskTemplate, TaskVerifier
+from awm.bundle.records import ID_PATTERN, Task, TaskTemplate, TaskVerifier
 
 
 class Output(BaseModel):

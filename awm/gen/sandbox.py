@@ -9,7 +9,7 @@ Child side (``main``): lowers resource limits, re-runs the static safety check, 
 *probes* the tools (imports ``tools.py`` and calls every tool with schema-valid sample arguments,
 each call under a timer; a call must return a result or a ``ToolError``) or *validates* the whole
 bundle exactly as ``awm validate`` does. SQLite-level time limits come from the episode's progress
-handler (``awm.episode.MAX_VM_STEPS``).
+handler (``awm.runtime.episode.MAX_VM_STEPS``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from awm.registry import REPO_ROOT
+from awm.model.registry import REPO_ROOT
 
 STDERR_TAIL = 4_000
 MAX_RESULT_CHARS = 50_000
@@ -276,11 +276,11 @@ def _probe(
 ) -> dict[str, Any]:
     from pydantic import ValidationError
 
-    from awm.bundle import Check, GoldSolution, Manifest, SeedData, Task, TaskKind, TaskVerifier
+    from awm.bundle.loader import BundleFiles
+    from awm.bundle.records import Check, GoldSolution, Manifest, SeedData, Task, TaskKind, TaskVerifier
+    from awm.bundle.samples import probe_cases
     from awm.errors import BundleError
-    from awm.loader import BundleFiles
-    from awm.samples import probe_cases
-    from awm.world import World
+    from awm.model.world import World
 
     env_dir = root / "envs" / env
     emit({"event": "stage", "what": "importing tools.py"})
@@ -362,11 +362,12 @@ def _world(root: Path, env: str, labels: list[str], emit: Callable[[dict[str, An
     import hashlib
     import sqlite3
 
-    from awm.bundle import Manifest
-    from awm.diff import read_tables
+    from awm.bundle.records import Manifest
     from awm.errors import AwmError
-    from awm.seeding import insert_seed
-    from awm.worldgen import WorldKey, build_seed
+    from awm.model.builders import build_seed
+    from awm.sql.diff import read_tables
+    from awm.sql.seeding import insert_seed
+    from awm.worldgen import WorldKey
 
     env_dir = root / "envs" / env
     manifest = Manifest.model_validate_json((env_dir / "env.json").read_bytes())
@@ -408,10 +409,11 @@ def _coverage_gaps(world: Any, small: int, distractors: int) -> dict[str, list[s
     """Templates whose slots query returns no row in some built world: template id -> world labels."""
     import sqlite3
 
-    from awm.diff import read_tables
-    from awm.seeding import insert_seed
-    from awm.templates import slot_rows
-    from awm.worldgen import WorldKey, build_seed
+    from awm.model.builders import build_seed
+    from awm.model.templates import slot_rows
+    from awm.sql.diff import read_tables
+    from awm.sql.seeding import insert_seed
+    from awm.worldgen import WorldKey
 
     gaps: dict[str, list[str]] = {}
     path = world.files.builder_path
@@ -442,8 +444,8 @@ def _validate(
 ) -> dict[str, Any]:
     import re
 
-    from awm.registry import Registry
-    from awm.validate import validate_blind, validate_env
+    from awm.model.registry import Registry
+    from awm.proof.validate import validate_blind, validate_env
 
     emit({"event": "stage", "what": "validating the bundle (gold solutions replay)"})
     registry = Registry([root], include_default=False)

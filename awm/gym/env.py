@@ -10,14 +10,14 @@ from typing import Any
 
 import gymnasium as gym
 
-from awm.actions import MAX_ACTION, MAX_OBSERVATION, agent_tools, apply_action, observation_text, step_info
-from awm.distribution import TaskDistribution, TaskMode, WorldMode
-from awm.episode import Episode
 from awm.errors import EpisodeClosedError
 from awm.gym.spaces import AnyText
-from awm.registry import default_registry, registry_for
-from awm.rewards import RewardFn, RewardSpec
-from awm.world import CompiledTask, World
+from awm.judge.rewards import RewardFn, RewardSpec
+from awm.model.distribution import TaskDistribution, TaskMode, WorldMode
+from awm.model.registry import default_registry, registry_for
+from awm.model.world import CompiledTask, World
+from awm.runtime.actions import MAX_ACTION, MAX_OBSERVATION, agent_tools, apply_action, observation_text, step_info
+from awm.runtime.episode import Episode
 from awm.worldgen import Scale
 
 
@@ -25,7 +25,7 @@ class AwmEnv(gym.Env[str, str]):
     """Observations and actions are text.
 
     ``reset`` returns the task instruction; ``step`` takes an action in our JSON form (see
-    ``awm.actions``; wrappers translate OpenAI / Hermes / AWM tool calls into it) and returns the
+    ``awm.runtime.actions``; wrappers translate OpenAI / Hermes / AWM tool calls into it) and returns the
     tool's result or error as JSON.
     ``info`` carries the task, the tools as OpenAI function schemas (the environment's tools plus
     ``submit_answer``, whose ``answer`` has the task's answer schema), ``reward_components`` (every
@@ -54,7 +54,7 @@ class AwmEnv(gym.Env[str, str]):
     ):
         """``world``: ``"canonical"`` (the bundle's seed data, default), ``"random"`` (a world built from
         each reset's seed; needs ``tasks="templates"``) or a compiled ``World``. ``tasks``: ``"fixed"``,
-        ``"templates"`` or ``"all"``. The rest shape the distribution (``awm.distribution``)."""
+        ``"templates"`` or ``"all"``. The rest shape the distribution (``awm.model.distribution``)."""
         registry = registry_for(tuple(paths)) if paths else default_registry()
         if isinstance(world, World):
             self.world = world

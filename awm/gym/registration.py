@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from awm.registry import Registry, default_registry
+from awm.model.registry import Registry, default_registry
 
 DEFAULT_MAX_STEPS = 50
 

@@ -9,10 +9,10 @@ from typing import Any, SupportsFloat
 
 import gymnasium as gym
 
-from awm.actions import PARSERS, to_json_action
-from awm.chat import system_prompt
 from awm.gym.trajectory import StepRecord, TrajectoryRecord
-from awm.rewards import RewardChannels, RewardSpec, reward_fn
+from awm.judge.rewards import RewardChannels, RewardSpec, reward_fn
+from awm.runtime.actions import PARSERS, to_json_action
+from awm.runtime.chat import system_prompt
 
 _NOT_RUN = json.dumps(
     {
@@ -53,7 +53,7 @@ class ChatObservation(gym.Wrapper):
             raise ValueError("history must be at least 1 (or None for the whole conversation)")
         self.fmt = fmt
         self.history = history
-        self.template = system_prompt  # None: the default of awm.chat
+        self.template = system_prompt  # None: the default of awm.runtime.chat
         self._head: list[dict[str, Any]] = []
         self._turns: list[list[dict[str, Any]]] = []
 

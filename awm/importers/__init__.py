@@ -52,7 +52,7 @@ name (lower-case, non-alphanumerics → `_`, prefixed `awm_` if it does not star
     dicts for an LLM judge) is imported with `mode: "sql"` code checks, which the runtime runs and records as
     evidence but which never give outcome 1 (our rewards need no LLM); the import report says so.
 
-New record fields (`awm/bundle.py`, added by the runtime engineer): `TaskVerifier.code: CodeCheck | None` with
+New record fields (`awm/bundle/records.py`, added by the runtime engineer): `TaskVerifier.code: CodeCheck | None` with
 `CodeCheck{file: str, function: str, mode: Literal["code", "sql"], takes_answer: bool, timeout_s: float = 10.0}`,
 and `TaskVerifier.write_frame: bool = True` (False: no row-level write frame — AWM's verifier alone decides;
 collateral is not counted).

@@ -44,12 +44,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from awm.bundle import ID_PATTERN, Manifest, Provenance, SeedData, Task, TaskVerifier
-from awm.diff import TableInfo, read_tables
+from awm.bundle.loader import dump_jsonl
+from awm.bundle.records import ID_PATTERN, Manifest, Provenance, SeedData, Task, TaskVerifier
 from awm.errors import AwmError
 from awm.isolation.guest.determinism import frozen_date_functions
-from awm.loader import dump_jsonl
-from awm.seeding import insert_seed
+from awm.sql.diff import TableInfo, read_tables
+from awm.sql.seeding import insert_seed
 from awm.tooling import NONDETERMINISTIC, quote
 
 DATASET = "AgentWorldModel-1K"
@@ -59,7 +59,7 @@ REQUIRED_FILES = ("gen_tasks.jsonl", "gen_db.jsonl", "gen_sample.jsonl", "gen_en
 OPTIONAL_FILES = ("gen_scenario.jsonl", "gen_spec.jsonl")
 VERIFIER_FILES = {"code": "gen_verifier.pure_code.jsonl", "sql": "gen_verifier.jsonl"}
 DEFAULT_VERIFIER = {"code": "verify_task_completion", "sql": "verify_task"}  # awm.core.verify.run_verifier
-RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # awm.world.RESERVED_TOOLS
+RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # awm.model.world.RESERVED_TOOLS
 RESERVED_PREFIX = "app_"  # awm.importers.runtime renames such a tool
 ROUTE_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "trace"})
 ANSWER_SCHEMA = {"type": "string", "description": "your final answer, if the task asks for information; otherwise null"}

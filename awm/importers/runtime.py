@@ -43,7 +43,7 @@ __all__ = ["ImportedCodeError", "awm_tools"]
 SQLALCHEMY_HINT = "install awm-gym[awm] (sqlalchemy) to run imported AWM environments"
 MAX_ERROR = 500  # characters of an error detail shown to the agent
 LIMITS = Limits()
-RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # awm.world.RESERVED_TOOLS
+RESERVED_TOOLS = frozenset({"submit_answer", "list_tools", "call_tool"})  # awm.model.world.RESERVED_TOOLS
 
 
 @dataclass(frozen=True)

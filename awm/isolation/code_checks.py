@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from awm.bundle import CodeCheck
+from awm.bundle.records import CodeCheck
 from awm.errors import IsolationError, WorkerTimeout
 from awm.isolation import Limits, available, get_pool
 from awm.isolation.sandbox import INSTALL_HINT

@@ -4,7 +4,7 @@
 ``world`` workers keyed by the source's content hash (``guest/world.py``); the worker imports it once,
 calls ``build(ctx)`` with a real ``WorldContext`` (``awm.worldctx``, the same class the trusted path
 uses) and answers with the rows. The builder never runs in this process: what comes back is checked
-here (a table name and rows of JSON values), and ``awm.worldgen.build_seed`` turns it into
+here (a table name and rows of JSON values), and ``awm.model.builders.build_seed`` turns it into
 ``SeedData`` exactly as it does a trusted builder's return value, with the same ``WorldBuildError``
 wording. A builder that runs past ``LIMITS.call_s``, exhausts its memory or kills its worker costs
 that one build, never this process.

@@ -67,18 +67,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from awm.actions import agent_tools, apply_action, generic_submit_spec, observation_text, step_info
-from awm.bundle import ToolSpec
-from awm.episode import Episode, StepResult
+from awm.bundle.records import ToolSpec
 from awm.errors import EpisodeClosedError
-from awm.registry import Registry, default_registry
+from awm.model.registry import Registry, default_registry
+from awm.runtime.actions import agent_tools, apply_action, generic_submit_spec, observation_text, step_info
+from awm.runtime.episode import Episode, StepResult
+from awm.runtime.submit import MAX_EXPLANATION, SUBMIT, parse_submission, submit_spec
 from awm.serve import models as m
 from awm.serve.config import ServeConfig
 from awm.serve.guard import GuardMiddleware, send_error
 from awm.serve.mcp_fast import FastMcp, replay
 from awm.serve.mcp_server import CURRENT_ENV, AgentMcp
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
-from awm.submit import MAX_EXPLANATION, SUBMIT, parse_submission, submit_spec
 
 
 class FastJSON(JSONResponse):

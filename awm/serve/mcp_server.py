@@ -26,13 +26,13 @@ from typing import Any
 import mcp_types as types
 from mcp.server import Server
 
-from awm.actions import apply_action, generic_submit_spec
-from awm.bundle import Task, ToolSpec
-from awm.episode import Episode, StepResult
+from awm.bundle.records import Task, ToolSpec
 from awm.errors import AwmError, EpisodeClosedError
+from awm.model.world import World
+from awm.runtime.actions import apply_action, generic_submit_spec
+from awm.runtime.episode import Episode, StepResult
+from awm.runtime.submit import SUBMIT, submit_spec
 from awm.serve.sessions import ApiError, EpisodeStore, Slot
-from awm.submit import SUBMIT, submit_spec
-from awm.world import World
 
 _PATH = re.compile(r"/envs/([^/]+)/mcp/?$")
 _NAME_IT = (

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from awm.rewards import PRESETS
+from awm.judge.rewards import PRESETS
 
 RewardPreset = Literal[tuple(sorted(PRESETS))]  # type: ignore[valid-type]
 
@@ -137,7 +137,7 @@ class StepOut(BaseModel):
     result: Any
     error: ErrorInfo | None
     diff: list[dict[str, Any]]
-    rewards: dict[str, Any] = Field(description="every reward channel (see awm.rewards)")
+    rewards: dict[str, Any] = Field(description="every reward channel (see awm.judge.rewards)")
     reward: float
     done: bool
 

@@ -17,7 +17,7 @@ from starlette.types import ASGIApp
 
 from awm.errors import AwmError
 from awm.listen import bind, is_loopback
-from awm.registry import Registry, default_registry
+from awm.model.registry import Registry, default_registry
 from awm.serve.app import Planes, check_names, create_planes
 from awm.serve.config import ServeConfig
 from awm.serve.guard import GuardedHttpToolsProtocol

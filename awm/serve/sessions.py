@@ -20,12 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from awm.distribution import DistributionError, TaskDistribution
-from awm.episode import Episode, Snapshot, StepResult
 from awm.errors import AwmError, UnknownEnvironmentError
-from awm.registry import Registry
-from awm.templates import TemplateError
-from awm.world import World
+from awm.model.distribution import DistributionError, TaskDistribution
+from awm.model.registry import Registry
+from awm.model.templates import TemplateError
+from awm.model.world import World
+from awm.runtime.episode import Episode, Snapshot, StepResult
 from awm.worldgen import WorldBuildError
 
 T = TypeVar("T")
@@ -232,7 +232,7 @@ class EpisodeStore:
         distribution: dict[str, Any] | None = None,
     ) -> Slot:
         """A new episode: ``task_id`` (fixed or instance id), else drawn from ``seed`` by ``distribution``
-        (``awm.distribution.TaskDistribution``'s options; default: the canonical world's fixed tasks)."""
+        (``awm.model.distribution.TaskDistribution``'s options; default: the canonical world's fixed tasks)."""
         self.world(env)
         self._make_room()
         try:

@@ -11,9 +11,9 @@ import mcp_types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
-from awm.distribution import TaskDistribution
-from awm.episode import Episode
-from awm.registry import Registry
+from awm.model.distribution import TaskDistribution
+from awm.model.registry import Registry
+from awm.runtime.episode import Episode
 from awm.serve.mcp_server import call_tool, mcp_tools, tool_result
 
 

@@ -35,14 +35,14 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from awm.actions import agent_tools, apply_action, observation_text
-from awm.bundle import Task
-from awm.episode import Episode, StepResult
-from awm.registry import default_registry
-from awm.rewards import RewardChannels
-from awm.submit import SUBMIT
+from awm.bundle.records import Task
+from awm.judge.rewards import RewardChannels
+from awm.model.registry import default_registry
+from awm.model.world import World
+from awm.runtime.actions import agent_tools, apply_action, observation_text
+from awm.runtime.episode import Episode, StepResult
+from awm.runtime.submit import SUBMIT
 from awm.train.trl_env import AwmToolEnv, env_key, environment_class
-from awm.world import World
 
 try:  # the library is an optional dependency: everything below needs it at run time only
     from openenv.core.client_types import StepResult as ClientStep

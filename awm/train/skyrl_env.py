@@ -8,7 +8,7 @@ columns, plus max_turns>)``, calls ``init(prompt)``, then ``step(<the model's te
 - the row's ``env``, ``task_id`` (a fixed task or a template instance id from ``awm export``) and ``seed``
   select the episode; ``init`` puts the tools (and ``submit_answer`` typed for the task) in the system
   prompt as Hermes text, since SkyRL renders the chat template without a ``tools`` argument;
-- each action is parsed as Hermes ``<tool_call>{...}</tool_call>`` text (``awm.actions.parse_hermes``, the
+- each action is parsed as Hermes ``<tool_call>{...}</tool_call>`` text (``awm.runtime.actions.parse_hermes``, the
   Gymnasium env's ``hermes`` format) and run by ``apply_action``; one call per turn, as everywhere in awm;
   the observation is the tool's result or error (``observation_text``) as one ``tool`` message;
 - ``submit_answer`` ends the episode: the step's reward is the verifier's 0/1 outcome (or the composition
@@ -32,13 +32,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from awm.actions import apply_action, observation_text, parse_hermes, step_info, to_json_action
-from awm.chat import system_prompt
-from awm.episode import Episode, StepResult
 from awm.errors import AwmError
-from awm.registry import load
-from awm.rewards import RewardChannels
-from awm.world import World, stable_int
+from awm.judge.rewards import RewardChannels
+from awm.model.registry import load
+from awm.model.world import World, stable_int
+from awm.runtime.actions import apply_action, observation_text, parse_hermes, step_info, to_json_action
+from awm.runtime.chat import system_prompt
+from awm.runtime.episode import Episode, StepResult
 
 try:
     from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
@@ -66,7 +66,7 @@ class AwmEnvConfig(BaseModel):
     """Options, from ``environment.skyrl_gym.awm`` (SkyRL's ``env_config``) or, per row, from the dataset."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
-    reward: str = Field("outcome", description='"outcome", "shaped" or "dense" (awm.rewards presets)')
+    reward: str = Field("outcome", description='"outcome", "shaped" or "dense" (awm.judge.rewards presets)')
     text_answers: bool = Field(True, description="a reply with no tool call is the final answer (else an error)")
     prompt: Literal["tools", "row"] = Field("tools", description='"tools": awm system prompt with the tools')
     observation_role: Literal["tool", "user"] = "tool"
@@ -256,7 +256,7 @@ def skyrl_rows(
 def write_dataset(rows: Sequence[dict[str, Any]], out: str | Path) -> int:
     """Write ``skyrl_rows`` as Parquet (``.parquet``) or JSONL (else), the files SkyRL's ``PromptDataset``
     reads (``data.train_data=['<out>']``); returns the row count."""
-    from awm.export import ExportFormat, write
+    from awm.data.export import ExportFormat, write
 
     path = Path(out)
     fmt = ExportFormat.parquet if path.suffix == ".parquet" else ExportFormat.jsonl

@@ -29,12 +29,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
-from awm.actions import apply_action, generic_submit_spec, observation_text
-from awm.bundle import Task, ToolSpec
-from awm.episode import Episode
-from awm.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
-from awm.submit import SUBMIT, submit_spec
-from awm.world import World
+from awm.bundle.records import Task, ToolSpec
+from awm.judge.rewards import RewardChannels, RewardFn, RewardSpec, reward_fn
+from awm.model.world import World
+from awm.runtime.actions import apply_action, generic_submit_spec, observation_text
+from awm.runtime.episode import Episode
+from awm.runtime.submit import SUBMIT, submit_spec
 
 RESERVED = frozenset({"reset", "get_reward"})
 _THINK = re.compile(r"<think>.*?</think>", re.S)
@@ -334,8 +334,8 @@ def task_rows(
     """Dataset rows: the chat prompt (system + task), ``environment`` (``env_key(world, task_id)``, or the
     environment's name with ``per_task=False``, as in ``environment_factories``), ``task_id`` and a
     sha256-derived ``seed``."""
-    from awm.chat import system_prompt
-    from awm.world import stable_int
+    from awm.model.world import stable_int
+    from awm.runtime.chat import system_prompt
 
     rows = []
     for r in range(repeats):

@@ -33,12 +33,12 @@ import verifiers.v1 as vf
 from mcp.types import CallToolResult, TextContent, Tool
 from pydantic import BaseModel, Field
 
-from awm.actions import agent_tools, apply_action, observation_text
-from awm.episode import Episode
-from awm.rewards import RewardChannels
-from awm.submit import SUBMIT
+from awm.judge.rewards import RewardChannels
+from awm.model.world import World
+from awm.runtime.actions import agent_tools, apply_action, observation_text
+from awm.runtime.episode import Episode
+from awm.runtime.submit import SUBMIT
 from awm.train.trl_env import task_rows
-from awm.world import World
 
 TASKSET_ID = "awm-gym"  # the module ``awm_gym`` (integrations/verifiers) that re-exports AwmTaskset
 _ENDED = {"ok": False, "error": {"code": "episode_ended", "message": "the episode has ended"}}

@@ -38,15 +38,15 @@ from uuid import uuid4
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from awm.actions import apply_action, generic_submit_spec, observation_text
 from awm.errors import AwmError
-from awm.registry import load
-from awm.rewards import RewardChannels
-from awm.submit import SUBMIT, submit_parameters
+from awm.judge.rewards import RewardChannels
+from awm.model.registry import load
+from awm.runtime.actions import apply_action, generic_submit_spec, observation_text
+from awm.runtime.submit import SUBMIT, submit_parameters
 
 if TYPE_CHECKING:
-    from awm.episode import Episode
-    from awm.world import World
+    from awm.model.world import World
+    from awm.runtime.episode import Episode
 
     _ToolBase: Any = object
 else:
@@ -321,8 +321,8 @@ def task_rows(
     ``ability``, ``reward_model.ground_truth`` (the episode spec, JSON: the judge rebuilds the task from it, no
     gold in the row) and ``extra_info`` (``index``, ``tools_kwargs`` with every tool's ``create_kwargs``, and
     ``tool_selection``: the row's own tools)."""
-    from awm.chat import system_prompt
-    from awm.world import stable_int
+    from awm.model.world import stable_int
+    from awm.runtime.chat import system_prompt
 
     rows: list[dict[str, Any]] = []
     for r in range(repeats):

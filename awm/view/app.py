@@ -30,11 +30,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from awm.errors import AwmError, UnknownEnvironmentError, UnknownTaskError
-from awm.registry import Registry
+from awm.model.registry import Registry
+from awm.model.world import World
 from awm.view import environments, episodes
 from awm.view.errors import UnknownEpisodeError, UnknownRunError, UnknownTableError
 from awm.view.runs import RunData, RunSource, discover
-from awm.world import World
 
 STATIC = Path(__file__).parent / "static"
 CSP = (

@@ -34,7 +34,7 @@ def view_cmd(
     import uvicorn
 
     from awm.listen import bind, is_loopback
-    from awm.registry import Registry
+    from awm.model.registry import Registry
     from awm.view.app import create_view_app
 
     app = create_view_app(Registry(path or []), runs or [], show_answers=show_answers)

@@ -11,12 +11,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from awm.bundle import Task, TaskVerifier, VerifierTemplate
+from awm.bundle.records import Task, TaskVerifier, VerifierTemplate
 from awm.errors import AwmError
-from awm.registry import Registry
+from awm.model.registry import Registry
+from awm.model.world import World
 from awm.tooling import quote
 from awm.view.errors import UnknownTableError
-from awm.world import World
 
 MAX_PAGE = 500
 

@@ -7,10 +7,10 @@ import contextlib
 import json
 from typing import Any
 
-from awm.actions import Answer, ListTools, Malformed, ToolCall
 from awm.errors import AwmError
 from awm.gym.trajectory import StepRecord
-from awm.registry import Registry
+from awm.model.registry import Registry
+from awm.runtime.actions import Answer, ListTools, Malformed, ToolCall
 from awm.view.environments import task_view
 from awm.view.replay import parse_recorded, replay
 from awm.view.runs import RunData, RunEpisode

@@ -15,8 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from awm.actions import Action as ParsedAction
-from awm.actions import (
+from awm.errors import AwmError
+from awm.gym.trajectory import StepRecord, TrajectoryRecord
+from awm.model.registry import Registry
+from awm.runtime.actions import Action as ParsedAction
+from awm.runtime.actions import (
     Answer,
     ListTools,
     Malformed,
@@ -26,10 +29,7 @@ from awm.actions import (
     parse_json_action,
     parse_openai_message,
 )
-from awm.episode import Episode, Evaluation, StepResult
-from awm.errors import AwmError
-from awm.gym.trajectory import StepRecord, TrajectoryRecord
-from awm.registry import Registry
+from awm.runtime.episode import Episode, Evaluation, StepResult
 
 
 class FailedCheck(BaseModel):

@@ -13,7 +13,7 @@ ray = pytest.importorskip("ray")
 
 from awm.dist import EpisodePool  # noqa: E402
 from awm.gym import register_all  # noqa: E402
-from awm.registry import Registry  # noqa: E402
+from awm.model.registry import Registry  # noqa: E402
 from tests.conftest import FIXTURE_ROOT  # noqa: E402
 
 pytestmark = pytest.mark.ray

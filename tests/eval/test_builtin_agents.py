@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from awm.cli import app
 from awm.eval import EvalConfig, NoopAgent, OracleAgent, RandomAgent, Status, plan, read_records, run_eval
 from awm.eval.report import build_report
-from awm.registry import default_registry
+from awm.model.registry import default_registry
 
 
 def all_tasks(envs: list[str] | None = None) -> int:

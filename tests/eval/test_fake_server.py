@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from awm.cli import app
 from awm.eval import ChatAgent, ChatClient, EvalConfig, Status, read_records, run_eval
 from awm.eval.report import build_report
-from awm.registry import default_registry
+from awm.model.registry import default_registry
 from tests.eval.fake_openai import Reply, completion, fake_openai, tool_call
 
 ENV = "online_store"

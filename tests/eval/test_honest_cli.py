@@ -12,12 +12,12 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from awm.actions import agent_tools
-from awm.chat import system_prompt
 from awm.cli import app
 from awm.eval import ChatAgent, ChatClient, EvalConfig, Status, read_records, run_eval
 from awm.eval.runner import config_changes
 from awm.eval.toolselect import select_tools, shorten_tools
+from awm.runtime.actions import agent_tools
+from awm.runtime.chat import system_prompt
 from tests.eval.fake_openai import Reply, completion, fake_openai, tool_call
 from tests.eval.test_fake_server import ENV, GOLD, gold_reply, task_of, world
 

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from awm.cli import app
+from awm.data.export import TASK_COLUMNS, ExportFormat, ExportPlan, task_rows, write
 from awm.eval import read_records
-from awm.export import TASK_COLUMNS, ExportFormat, ExportPlan, task_rows, write
-from awm.registry import Registry
+from awm.model.registry import Registry
 from tests.conftest import FIXTURE_ROOT
 
 ENVS = ("mini_shop", "mini_twin")

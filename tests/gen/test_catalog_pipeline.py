@@ -14,8 +14,8 @@ from awm.gen.pipeline import GenConfig, Generator
 from awm.gen.records import ScenarioIdea
 from awm.gen.report import RunReport
 from awm.isolation import available
-from awm.registry import Registry
-from awm.validate import validate_env
+from awm.model.registry import Registry
+from awm.proof.validate import validate_env
 from tests.gen.conftest import client
 from tests.gen.fake_llm import FakeLLM, Reply
 from tests.gen.scripted_catalog import BAKERY, LIMITS, STAGES

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from awm.cli import app
-from awm.registry import REPO_ROOT, Registry
-from awm.validate import validate_env
+from awm.model.registry import REPO_ROOT, Registry
+from awm.proof.validate import validate_env
 from tests.gen.conftest import script_env
 from tests.gen.fake_llm import FakeLLM, Gate, Reply
 from tests.gen.scripted import BIKE, VET, answer

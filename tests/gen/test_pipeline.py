@@ -19,8 +19,8 @@ from awm.gen.pipeline import GenConfig, Generator
 from awm.gen.stages import Limits
 from awm.gen.workspace import Workspace
 from awm.gym import AwmEnv
-from awm.registry import Registry
-from awm.validate import validate_env
+from awm.model.registry import Registry
+from awm.proof.validate import validate_env
 from tests.gen.conftest import client, generate, idea, script_env
 from tests.gen.fake_llm import FakeLLM, Gate, Hang, Reply, Status
 from tests.gen.scripted import BIKE, STAGES, VET, answer, variant

@@ -20,7 +20,7 @@ import pytest
 
 from awm.gen.relay import Replayer, replay_fixture
 from awm.isolation import available
-from awm.registry import BUNDLED_ROOT
+from awm.model.registry import BUNDLED_ROOT
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gen_relay"
 RUNS = sorted(p.parent.name for p in FIXTURES.glob("*/run.json"))

@@ -32,7 +32,7 @@ def test_parameters_may_shadow_harmless_builtins() -> None:
         (tool_with("    return {}", "import subprocess\n"), "`import subprocess`"),
         (tool_with("    return {}", "from socket import socket\n"), "`from socket import ...`"),
         (tool_with("    return {}", "from .x import y\n"), "not allowed"),
-        (tool_with("    return {}", "from awm.registry import Registry\n"), "not allowed"),
+        (tool_with("    return {}", "from awm.model.registry import Registry\n"), "not allowed"),
         (tool_with("    return {}", "from awm.tooling import build_tool\n"), "use Db, ToolError, tool"),
         (tool_with("    return open('/etc/passwd').read()"), "`open` is not allowed"),
         (tool_with("    return eval('1')"), "`eval`"),

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from awm.bundle import SeedData, Task, TaskVerifier
+from awm.bundle.records import SeedData, Task, TaskVerifier
+from awm.bundle.samples import candidates, sample_arguments, value_pool
 from awm.gen.prompts import load_prompt, prompts_hash, render
 from awm.gen.records import ScenarioIdea, ScenarioOut, VerifiersOut
 from awm.gen.sandbox import Sandbox
@@ -17,7 +18,6 @@ from awm.gen.stages import Draft, Limits, StageEnv, catalog_stages, compact_stag
 from awm.gen.stages.schema import build_schema, schema_problems
 from awm.gen.stages.seed import seed_problems
 from awm.gen.stages.verifiers import static_problems
-from awm.samples import candidates, sample_arguments, value_pool
 from tests.gen.scripted import BIKE, VET
 
 GOOD_DDL = VET["schema"]["schema_sql"]
@@ -214,7 +214,7 @@ def test_free_values_and_narrow_rules_pass_the_lints(tmp_path: Path) -> None:
 
 
 def test_answer_check_shape_follows_the_answer_type() -> None:
-    from awm.bundle import AnswerCheck, AnswerSchema
+    from awm.bundle.records import AnswerCheck, AnswerSchema
     from awm.gen.stages.verifiers import answer_check_problems
 
     obj = AnswerSchema.model_validate(BIKE["tasks"]["tasks"][0]["answer"])
@@ -297,7 +297,7 @@ def test_sample_arguments_use_seed_values() -> None:
 
 
 def test_every_stage_has_a_template_that_its_values_fill(tmp_path: Path) -> None:
-    from awm.bundle import SeedData as Seed
+    from awm.bundle.records import SeedData as Seed
 
     draft = draft_for(tmp_path)
     draft.scenario = ScenarioOut.model_validate(VET["scenario"])

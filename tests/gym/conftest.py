@@ -5,7 +5,7 @@ import json
 import pytest
 
 from awm.gym import register_all
-from awm.registry import Registry, default_registry
+from awm.model.registry import Registry, default_registry
 from tests.conftest import FIXTURE_ROOT
 
 

@@ -10,9 +10,9 @@ import gymnasium as gym
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from awm.distribution import DistributionError
 from awm.gym import register_all
-from awm.registry import Registry
+from awm.model.distribution import DistributionError
+from awm.model.registry import Registry
 from tests.conftest import FIXTURE_ROOT
 
 GYM_ID = "awm/mini_shop-v0"

@@ -11,7 +11,7 @@ import pytest
 
 from awm.gym import ComposeReward, RecordTrajectory, make_vec, step_many
 from awm.gym.trajectory import TrajectoryRecord
-from awm.rewards import RewardSpec
+from awm.judge.rewards import RewardSpec
 
 ORDER = {"customer_id": 1, "product_id": 1, "quantity": 2}
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from awm.bundle.loader import read_bundle
 from awm.cli import app
-from awm.diff import CHANGE_LOG, CHANGE_LOG_DDL, capture_ddl, changes_from_log, read_tables
 from awm.importers.awm1k import (
     CLOCK_SQL,
     SKIP_KINDS,
@@ -27,8 +27,8 @@ from awm.importers.awm1k import (
     import_awm,
     normalize_name,
 )
-from awm.loader import read_bundle
-from awm.registry import Registry
+from awm.model.registry import Registry
+from awm.sql.diff import CHANGE_LOG, CHANGE_LOG_DDL, capture_ddl, changes_from_log, read_tables
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "awm1k"
 FILES = (
@@ -412,7 +412,7 @@ def _runtime() -> None:
 
 def test_imported_environment_runs_end_to_end(imported):
     _runtime()
-    from awm.registry import Registry
+    from awm.model.registry import Registry
 
     root, _ = imported
     registry = Registry([root], include_default=False)
@@ -561,7 +561,7 @@ def test_examples_rows_are_kept_as_awm_inserts_them(tmp_path):
     db_schema, sample_data = records["gen_db.jsonl"][0]["db_schema"], records["gen_sample.jsonl"][0]["sample_data"]
     _seed_matches_awm(root, "habit_tracker", db_schema, sample_data)
     _runtime()
-    from awm.registry import Registry
+    from awm.model.registry import Registry
 
     world = Registry([root], include_default=False).load("habit_tracker")  # foreign keys off: row 8 loads
     ep = world.episode("t00")
@@ -636,7 +636,7 @@ async def tag_habit(habit_id: int = Path(..., description="Habit ID"), tag: str 
     assert [(ch.op, ch.key) for ch in diff.changes] == [("update", {"rowid": 1}), ("insert", {"rowid": 3})]
 
     _runtime()
-    from awm.registry import Registry
+    from awm.model.registry import Registry
 
     world = Registry([root], include_default=False).load("habit_tracker")
     assert world.tables["habit_tags"].key == ("rowid",)

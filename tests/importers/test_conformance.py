@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 from awm.importers.awm1k import CLOCK_SQL, import_awm, normalize_name
-from awm.registry import Registry
+from awm.model.registry import Registry
 
 from .awm_reference import CLOCK, run_batch
 

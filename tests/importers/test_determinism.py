@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from awm.registry import Registry
+from awm.model.registry import Registry
 
 pytest.importorskip("sqlalchemy")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from awm.importers.appcheck import check_app_code
-from awm.registry import Registry
-from awm.validate import GOLD_UNAVAILABLE, validate_env
-from awm.world import World
+from awm.model.registry import Registry
+from awm.model.world import World
+from awm.proof.validate import GOLD_UNAVAILABLE, validate_env
 
 pytest.importorskip("sqlalchemy")
 

@@ -330,7 +330,7 @@ def _patch_episode(E, done):
 def act_tamper(a):
     mods = _sys().modules
     done = []
-    ep = mods.get("awm.episode")
+    ep = mods.get("awm.runtime.episode")
     if ep is not None:
         _patch_episode(ep.Episode, done)
     vr = mods.get("awm.isolation.code_checks")
@@ -344,7 +344,7 @@ def act_tamper(a):
         if ep is not None:
             ep.run_code_check = run_code_check
         done.append("run_code_check")
-    vf = mods.get("awm.verify")
+    vf = mods.get("awm.judge.verify")
     if vf is not None:
         vf.run_checks = lambda conn, checks, strict=False: {c.name: True for c in checks}
         done.append("run_checks")
@@ -362,7 +362,7 @@ def act_tamper(a):
 def act_tamper_gc(a):
     done = []
     for o in _mod("gc").get_objects():
-        if isinstance(o, type) and o.__name__ == "Episode" and _attr(o, ".__module__") == "awm.episode":
+        if isinstance(o, type) and o.__name__ == "Episode" and _attr(o, ".__module__") == "awm.runtime.episode":
             dc = _mod("dataclasses")
             real_submit, real_evaluate = o.submit, o.evaluate
 
@@ -821,7 +821,7 @@ HARNESS = """
 import json
 import sys
 
-from awm.registry import Registry
+from awm.model.registry import Registry
 
 root, env, other, probes = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 reg = Registry([root], include_default=False)

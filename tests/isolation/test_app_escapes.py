@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from awm.errors import AwmError
-from awm.registry import Registry
+from awm.model.registry import Registry
 from tests.isolation import bundles as b
 from tests.isolation import probes as p
 
@@ -258,11 +258,11 @@ def test_str_format_attribute_walks_do_not_reach_the_host(reg, root, ctxs, env_s
 
 # -- 3. tampering with the judge ------------------------------------------------------------------------------
 JUDGE = (
-    ("awm.episode", "Episode", "submit"),
-    ("awm.episode", "Episode", "evaluate"),
-    ("awm.episode", None, "run_code_check"),
+    ("awm.runtime.episode", "Episode", "submit"),
+    ("awm.runtime.episode", "Episode", "evaluate"),
+    ("awm.runtime.episode", None, "run_code_check"),
     ("awm.isolation.code_checks", None, "run_code_check"),
-    ("awm.verify", None, "run_checks"),
+    ("awm.judge.verify", None, "run_checks"),
     ("json", None, "dumps"),
     ("json", None, "loads"),
     ("sqlite3", None, "connect"),

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from awm.bundle import CodeCheck
+from awm.bundle.records import CodeCheck
 from awm.errors import BundleError
 from awm.isolation.code_checks import run_code_check
-from awm.registry import Registry
+from awm.model.registry import Registry
 from tests.importers.test_runtime import ENV, make_awm_root
 
 pytest.importorskip("sqlalchemy")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from awm.registry import Registry
-from awm.world import World
+from awm.model.registry import Registry
+from awm.model.world import World
 from tests.conftest import make_lab_root
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from awm.errors import AwmError
-from awm.registry import Registry
+from awm.model.registry import Registry
 from tests.isolation import bundles as b
 from tests.isolation import probes as p
 

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from awm.isolation import Limits, worlds
-from awm.registry import Registry
-from awm.validate import validate_env
-from awm.world import World
-from awm.worldgen import Scale, WorldBuildError, WorldKey, build_seed
+from awm.model.builders import build_seed
+from awm.model.registry import Registry
+from awm.model.world import World
+from awm.proof.validate import validate_env
+from awm.worldgen import Scale, WorldBuildError, WorldKey
 
 REPO = Path(__file__).resolve().parents[2]
 ENV = "calendar"
@@ -203,7 +204,7 @@ def test_a_venv_reached_through_a_symlink_under_tmp_still_runs_the_worker(roots,
     link.symlink_to(Path(sys.prefix).resolve())
     python = link / "bin" / Path(sys.executable).name
     script = (
-        "import sys; from pathlib import Path; from awm.registry import Registry; from awm.world import World;"
+        "import sys; from pathlib import Path; from awm.model.registry import Registry; from awm.model.world import World;"
         "from awm.worldgen import WorldKey;"
         f"w = Registry([Path({str(roots[1])!r})], include_default=False).load({ENV!r});"
         "print(sum(len(r) for r in World(w._canonical_files, key=WorldKey(3)).files.seed.tables.values()))"

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from openapi_spec_validator import validate
 
-from awm.registry import Registry
+from awm.model.registry import Registry
 from awm.serve.config import ServeConfig
 from tests.conftest import FIXTURE_ROOT
 from tests.serve.conftest import start_server, stop_server

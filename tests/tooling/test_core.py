@@ -131,7 +131,7 @@ def cancel_booking(db: Db, customer_email: str, booking_id: int, reason: str = "
 
 
 def test_actor_names_the_acting_person_and_leaves_the_schema_alone():
-    from awm.bundle import ToolSpec
+    from awm.bundle.records import ToolSpec
 
     plain = tool(cancel_booking, write=True).__awm_tool__
     td = tool(cancel_booking, write=True, actor="customer_email").__awm_tool__

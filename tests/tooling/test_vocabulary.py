@@ -131,7 +131,7 @@ def test_status_and_role_refusals_say_what_the_row_is_and_what_is_needed() -> No
 
 
 def test_db_one_with_missing_refuses_on_a_real_episode() -> None:
-    from awm.registry import default_registry
+    from awm.model.registry import default_registry
 
     world = default_registry().load("hotel")
     ep = world.episode(world.task_ids[0])

@@ -19,8 +19,8 @@ pytest.importorskip("trl", reason="needs the train extra: pip install -e '.[trai
 pytest.importorskip("datasets", reason="needs the train extra: pip install -e '.[train]'")
 
 import awm  # noqa: E402
-from awm.actions import observation_text  # noqa: E402
-from awm.chat import system_prompt  # noqa: E402
+from awm.runtime.actions import observation_text  # noqa: E402
+from awm.runtime.chat import system_prompt  # noqa: E402
 
 pytestmark = [pytest.mark.train, pytest.mark.filterwarnings("ignore::FutureWarning")]  # TRL sets deprecated args
 

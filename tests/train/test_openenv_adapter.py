@@ -20,7 +20,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import httpx
 
 import awm
-from awm.actions import apply_action
+from awm.runtime.actions import apply_action
 from awm.train import gated_process_reward, outcome_reward, validity_reward
 from awm.train.openenv_env import (
     CHANNELS,

@@ -189,7 +189,7 @@ def test_dataset_rows_load_and_drive_the_env(tmp_path) -> None:
 
 
 def test_awm_export_rows_work_as_they_are() -> None:
-    from awm.export import ExportPlan, task_rows
+    from awm.data.export import ExportPlan, task_rows
 
     row = next(task_rows(ExportPlan(envs=["hotel"], templates=False, verify=False)))
     extras = {k: v for k, v in row.items() if k not in ("prompt", "env_class")}

@@ -9,8 +9,8 @@ import json
 import pytest
 
 import awm
-from awm.registry import default_registry
-from awm.submit import submit_parameters
+from awm.model.registry import default_registry
+from awm.runtime.submit import submit_parameters
 from awm.train import (
     REWARDS,
     environment_class,

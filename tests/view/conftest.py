@@ -22,7 +22,7 @@ from awm.cli import app as cli
 from awm.gym.env import AwmEnv
 from awm.gym.wrappers import RecordTrajectory, ToolCallFormat
 from awm.listen import bind
-from awm.registry import Registry
+from awm.model.registry import Registry
 from tests.conftest import FIXTURE_ROOT
 
 TASKS = ["t01_lamp_price", "t02_buy_lamp", "t03_cancel_alan", "cancel_order.s3.0"]  # the last: a template instance

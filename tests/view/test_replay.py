@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from awm.actions import Answer, ListTools, Malformed, ToolCall
-from awm.registry import Registry
+from awm.model.registry import Registry
+from awm.runtime.actions import Answer, ListTools, Malformed, ToolCall
 from awm.view.replay import parse_recorded, replay
 from awm.view.runs import discover, read_episodes
 from tests.view.conftest import Runs

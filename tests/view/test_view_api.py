@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from awm.cli import app as cli
-from awm.registry import Registry
+from awm.model.registry import Registry
 from awm.serve.config import ServeConfig
 from awm.serve.run import prepare
 from awm.view import create_view_app

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from awm.registry import Registry
+from awm.model.registry import Registry
 from awm.view import create_view_app
 from tests.view.conftest import Runs, serving
 

@@ -11,11 +11,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from awm.bundle import Manifest, Provenance, SeedData, Task, TaskVerifier
+from awm.bundle.loader import dump_jsonl
+from awm.bundle.records import Manifest, Provenance, SeedData, Task, TaskVerifier
 from awm.gen.jsonparse import parse_output
 from awm.gen.records import ScenarioIdea, ScenarioOut
 from awm.gen.sandbox import Sandbox
-from awm.loader import dump_jsonl
 
 T = TypeVar("T", bound=BaseModel)
 

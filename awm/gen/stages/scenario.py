@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from awm.bundle import Provenance
+from awm.bundle.records import Provenance
 from awm.gen.records import ScenarioOut
 from awm.gen.stages.base import Draft, Stage, StageEnv
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from awm.diff import read_tables
 from awm.gen.records import SchemaOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, tasks_block
+from awm.sql.diff import read_tables
 from awm.tooling import NONDETERMINISTIC
 
 __all__ = ["NONDETERMINISTIC", "CatalogSchemaStage", "SchemaStage", "build_schema"]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from awm.bundle import SeedData
-from awm.diff import read_tables
+from awm.bundle.records import SeedData
 from awm.gen.records import SeedOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, tasks_block
 from awm.gen.stages.schema import NONDETERMINISTIC, build_schema
-from awm.seeding import insert_seed
+from awm.sql.diff import read_tables
+from awm.sql.seeding import insert_seed
 
 MAX_PROBLEMS = 12
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from awm.bundle import SCALAR_TYPES, AnswerSchema, AnswerType, TaskKind
+from awm.bundle.records import SCALAR_TYPES, AnswerSchema, AnswerType, TaskKind
 from awm.gen.records import TasksOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block
 

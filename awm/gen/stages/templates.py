@@ -18,17 +18,17 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from awm.bundle import Task, TaskKind, TaskVerifier, VerifierTemplate
-from awm.diff import read_tables
+from awm.bundle.loader import dump_jsonl
+from awm.bundle.records import Task, TaskKind, TaskVerifier, VerifierTemplate
 from awm.gen.records import TemplatePair, TemplatesOut
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, seed_block, tools_block
 from awm.gen.stages.schema import build_schema
 from awm.gen.stages.tasks import answer_problems, instruction_problems
 from awm.gen.stages.verifiers import _seed_values, verifier_problems
-from awm.loader import dump_jsonl
-from awm.seeding import insert_seed
-from awm.templates import Template, TemplateError, instantiate
-from awm.world import stable_int
+from awm.model.templates import Template, TemplateError, instantiate
+from awm.model.world import stable_int
+from awm.sql.diff import read_tables
+from awm.sql.seeding import insert_seed
 
 GENERAL = "(environment)"  # problems not tied to one template
 

@@ -9,7 +9,7 @@ from awm.gen.jsonparse import OutputError, parse_output, strip_reasoning
 from awm.gen.records import ToolsOut
 from awm.gen.safety import check_tools_source
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, seed_block, tasks_block
-from awm.submit import SUBMIT
+from awm.runtime.submit import SUBMIT
 
 _PY_FENCE = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 

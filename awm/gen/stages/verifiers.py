@@ -17,15 +17,15 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from awm.answers import normalise, value_problem
-from awm.bundle import AnswerCheck, AnswerSchema, AnswerType, Task, TaskKind, TaskVerifier
-from awm.diff import TableInfo, read_tables
-from awm.frame import declaration_problems, predicate_problem
+from awm.bundle.records import AnswerCheck, AnswerSchema, AnswerType, Task, TaskKind, TaskVerifier
 from awm.gen.records import VerifiersOut
 from awm.gen.sandbox import SandboxResult
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block, seed_block, tasks_block, tools_block
 from awm.gen.stages.schema import build_schema
-from awm.sqlcheck import read_only_problem
+from awm.judge.answers import normalise, value_problem
+from awm.judge.frame import declaration_problems, predicate_problem
+from awm.sql.checks import read_only_problem
+from awm.sql.diff import TableInfo, read_tables
 
 _FUZZY = re.compile(r"\b(?:NOT\s+)?(?:LIKE|GLOB)\b", re.I)
 _COUNT = re.compile(r"\bCOUNT\s*\(", re.I)

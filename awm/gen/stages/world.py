@@ -5,12 +5,12 @@ rows in every table, the large world is several times larger, and the distractor
 
 from __future__ import annotations
 
-from awm.bundle import SeedData
-from awm.diff import read_tables
+from awm.bundle.records import SeedData
 from awm.gen.records import WorldOut
 from awm.gen.safety import check_world_source
 from awm.gen.stages.base import Draft, Stage, StageEnv, scenario_block
 from awm.gen.stages.schema import NONDETERMINISTIC, build_schema
+from awm.sql.diff import read_tables
 
 WORLDS = ["s0", "s0", "s1", "s1d", "l2"]  # seed 0 twice: determinism
 

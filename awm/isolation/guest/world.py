@@ -168,7 +168,7 @@ def _value(value: Any, where: str) -> Any:
         return {"$date": value.isoformat()}
     if isinstance(value, (dict, list)):
         try:
-            json.dumps(value, sort_keys=True)  # what the parent stores (awm.seeding.seed_value)
+            json.dumps(value, sort_keys=True)  # what the parent stores (awm.sql.seeding.seed_value)
         except (TypeError, ValueError) as e:
             raise _Unsupported(f"{where}: a list or object value that is not JSON ({e})") from None
         return {"$json": value}

@@ -116,7 +116,7 @@ export function errorBox(e) {
   );
 }
 
-// A row-level diff (awm.diff.RowChange.to_dict entries) as a table: one line per changed row, its
+// A row-level diff (awm.sql.diff.RowChange.to_dict entries) as a table: one line per changed row, its
 // changed values (updates: before → after) or its whole row (inserts, deletes).
 export function diffTable(changes) {
   const rows = changes.map((c) => {

@@ -1,0 +1,3 @@
+"""A bundle on disk: its records (``records``), reading it with every problem collected (``loader``), and
+schema-valid sample arguments drawn from its seed (``samples``).
+"""
