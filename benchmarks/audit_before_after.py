@@ -36,8 +36,8 @@ def _git_show(rev: str, path: str) -> str:
 
 
 def _old_matcher(rev: str) -> types.ModuleType:
-    src = _git_show(rev, "awm/judge/answers.py").replace(
-        "from awm.bundle.records import AnswerMatch",
+    src = _git_show(rev, "awm/answers.py").replace(  # the old revision's path and import
+        "from awm.bundle import AnswerMatch",
         "from enum import StrEnum\nclass AnswerMatch(StrEnum):\n"
         "    number = 'number'\n    text = 'text'\n    list = 'list'\n    date = 'date'\n    boolean = 'boolean'\n",
     )

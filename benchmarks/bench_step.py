@@ -45,7 +45,14 @@ from awm.model.registry import Registry
 from awm.tooling import Db, ToolDef
 
 REFERENCE = "clinic,online_store,project_tracker"
-OWNED = ("episode", "diff", "rewards", "tooling")  # the step path's modules, loaded from the old revision
+# the step path's modules, loaded from the old revision: where each lives (today's layout first, then the flat one
+# before the layer packages) and every name it is imported by
+OWNED = {
+    "episode": (("awm/runtime/episode.py", "awm/episode.py"), ("awm.runtime.episode", "awm.episode")),
+    "diff": (("awm/sql/diff.py", "awm/diff.py"), ("awm.sql.diff", "awm.diff")),
+    "rewards": (("awm/judge/rewards.py", "awm/rewards.py"), ("awm.judge.rewards", "awm.rewards")),
+    "tooling": (("awm/tooling/core.py", "awm/tooling.py"), ("awm.tooling.core", "awm.tooling")),
+}
 PHASES = ("validate", "tool", "capture", "diff", "checks", "frame", "reward", "other")
 
 
@@ -57,15 +64,21 @@ def load_revision(rev: str) -> ModuleType | None:
     tmp = Path(tempfile.mkdtemp()) / pkg
     tmp.mkdir()
     (tmp / "__init__.py").write_text("")
-    for mod in OWNED:
-        try:
-            src = subprocess.run(
-                ["git", "show", f"{rev}:awm/{mod}.py"], cwd=root, capture_output=True, text=True, check=True
-            ).stdout
-        except (OSError, subprocess.CalledProcessError):
+    for mod, (paths, _) in OWNED.items():
+        src = None
+        for path in paths:
+            try:
+                src = subprocess.run(
+                    ["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, text=True, check=True
+                ).stdout
+                break
+            except (OSError, subprocess.CalledProcessError):
+                continue
+        if src is None:
             return None
-        for other in OWNED:
-            src = src.replace(f"from awm.{other} import", f"from {pkg}.{other} import")
+        for other, (_, names) in OWNED.items():
+            for name in names:  # the longer (packaged) name first: awm.tooling.core before awm.tooling
+                src = src.replace(f"from {name} import", f"from {pkg}.{other} import")
         (tmp / f"{mod}.py").write_text(src)
     sys.path.insert(0, str(tmp.parent))
     return importlib.import_module(f"{pkg}.episode")
