@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from faker import Faker
 
@@ -100,6 +100,13 @@ class WorldContext:
         seconds = self.rng.randint(int(lo_days * 86400), int(hi_days * 86400))
         return (self.clock - timedelta(seconds=seconds)).replace(microsecond=0)
 
+    def between(self, lo: datetime, hi: datetime) -> datetime:
+        """A moment (whole seconds after ``lo``) from ``lo`` to ``hi``; ``lo`` itself, drawing nothing, when
+        ``hi`` is not after it."""
+        if hi <= lo:
+            return lo
+        return lo + timedelta(seconds=self.rng.randint(0, int((hi - lo).total_seconds())))
+
     def unique(self, make: Callable[[], T], seen: set[T], tries: int = 200) -> T:
         """A value from ``make`` not yet in ``seen`` (added to it)."""
         v: T | None = None
@@ -170,8 +177,24 @@ def not_rows(path: Path, detail: str) -> WorldBuildError:
     return WorldBuildError(f"{path}: build() must return table -> list of row dicts: {detail}")
 
 
+class Tables(dict[str, list[dict[str, Any]]]):
+    """What a builder returns, being filled: each table's rows in insert order. ``add`` numbers a table's rows
+    1, 2, 3 ... (``id``) as they come; ``Tables(["customers", "orders"])`` starts every table empty, in
+    that (parents first) order."""
+
+    def __init__(self, names: Iterable[str] = ()):
+        super().__init__((name, []) for name in names)
+
+    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
+        """``row`` with the next ``id`` of ``table`` first, appended to it (and returned)."""
+        row = {"id": len(self[table]) + 1, **row}
+        self[table].append(row)
+        return row
+
+
 __all__ = [
     "Scale",
+    "Tables",
     "WorldBuildError",
     "WorldContext",
     "WorldKey",

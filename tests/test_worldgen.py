@@ -12,7 +12,7 @@ from awm.bundle.loader import read_bundle
 from awm.model.builders import build_seed, load_builder
 from awm.model.registry import Registry
 from awm.model.world import World
-from awm.worldgen import Scale, WorldBuildError, WorldContext, WorldKey
+from awm.worldgen import Scale, Tables, WorldBuildError, WorldContext, WorldKey
 
 CLOCK = datetime(2026, 3, 2, 9, 30)
 
@@ -100,6 +100,29 @@ def test_dates_are_relative_to_the_frozen_clock() -> None:
         assert CLOCK - timedelta(days=2) <= m <= CLOCK - timedelta(days=1)
         assert m.microsecond == 0
     assert ctx.days_ago(0, 0) == ctx.today and ctx.moment_ago(0, 0) == CLOCK
+
+
+def test_between_draws_inside_the_range_and_nothing_for_an_empty_one() -> None:
+    ctx = WorldContext(3, Scale.small, False, CLOCK)
+    lo, hi = CLOCK - timedelta(days=2), CLOCK - timedelta(days=1)
+    moments = [ctx.between(lo, hi) for _ in range(50)]
+    assert all(lo <= m <= hi and m.microsecond == 0 for m in moments) and len(set(moments)) > 40
+    state = ctx.rng.getstate()
+    assert ctx.between(hi, lo) == hi and ctx.between(hi, hi) == hi
+    assert ctx.rng.getstate() == state  # an empty range draws nothing: later draws stay as they were
+
+
+def test_tables_number_each_tables_rows_in_insert_order() -> None:
+    t = Tables(["customers", "orders"])
+    assert list(t) == ["customers", "orders"] and t["orders"] == []
+    ann = t.add("customers", {"name": "Ann"})
+    t.add("orders", {"customer_id": ann["id"]})
+    t.add("orders", {"customer_id": ann["id"], "id": 99})  # an explicit id wins
+    assert t == {
+        "customers": [{"id": 1, "name": "Ann"}],
+        "orders": [{"id": 1, "customer_id": 1}, {"id": 99, "customer_id": 1}],
+    }
+    assert isinstance(t, dict)
 
 
 def test_unique_adds_to_seen_and_raises_when_exhausted() -> None:

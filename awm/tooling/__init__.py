@@ -5,12 +5,15 @@ JSON Schema the agent sees; pydantic validates arguments before the function run
 
 The vocabulary is what the catalog's environments showed they all need, written once:
 
-- lookup-or-refuse: ``db.one(sql, params, missing="No patient with MRN ...; use find_patients ...")``;
+- lookup-or-refuse: ``db.one(sql, params, missing="No patient with MRN ...; use find_patients ...")``, and its
+  counterpart for what must not exist yet: ``db.none(sql, params, found="... is already on the list.")``;
 - arguments: ``parse_day``, ``parse_optional_day``, ``parse_moment``, ``to_cents``, ``clean_text``,
   ``check_limit``; results: ``dollars``, ``iso_seconds``, ``now_iso``; dates: ``add_months``;
-- searches: ``filters`` (optional filters as one constant SQL text), ``like_contains`` / ``like_prefix``
+- searches: ``filters`` (optional filters as one constant SQL text), ``like_any`` (text in any of several
+  columns), ``like_contains`` / ``like_prefix``
   (``LIKE`` patterns with the agent's ``%`` and ``_`` escaped);
 - rules: ``require_status`` (a row's state before a transition), ``require_role`` (the acting person's role),
+  ``require_owner`` (a row of the acting person's own),
   ``either`` (allowed values as a refusal names them).
 """
 
@@ -31,8 +34,8 @@ from awm.tooling.core import (
     strip_titles,
     tool,
 )
-from awm.tooling.rules import either, require_role, require_status
-from awm.tooling.search import LIKE_ESCAPE, filters, like_contains, like_escape, like_prefix
+from awm.tooling.rules import either, require_owner, require_role, require_status
+from awm.tooling.search import LIKE_ESCAPE, filters, like_any, like_contains, like_escape, like_prefix
 from awm.tooling.values import (
     add_months,
     check_limit,
@@ -64,6 +67,7 @@ __all__ = [
     "filters",
     "format_validation_error",
     "iso_seconds",
+    "like_any",
     "like_contains",
     "like_escape",
     "like_prefix",
@@ -73,6 +77,7 @@ __all__ = [
     "parse_moment",
     "parse_optional_day",
     "quote",
+    "require_owner",
     "require_role",
     "require_status",
     "strip_titles",

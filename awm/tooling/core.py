@@ -290,6 +290,12 @@ class Db:
             return None
         return dict(zip([d[0] for d in cur.description], row, strict=True))
 
+    def none(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, found: str) -> None:
+        """Refuse with ``found`` if ``sql`` returns a row: the counterpart of ``one(..., missing=...)`` for what
+        must not exist yet (``found=f"{title!r} is already on the list."``)."""
+        if self._run(sql, params).fetchone() is not None:
+            raise ToolError(found)
+
     def value(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
         """The first column of the first row, or None."""
         row = self._run(sql, params).fetchone()

@@ -42,3 +42,17 @@ def filters(*conditions: tuple[str, Any]) -> tuple[str, list[Any]]:
         parts.append(f"(? IS NULL OR {condition})")
         params += [value, value]
     return " AND ".join(parts) or "1", params
+
+
+def like_any(text: str, *columns: str, lower: bool = False) -> tuple[str, list[str]]:
+    """A search of ``text`` in any of ``columns`` (SQL expressions: ``"c.email"``, ``"IFNULL(c.phone, '')"``), as
+    one condition and its parameters: ``("(c.name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\')", [pattern,
+    pattern])``, the pattern from ``like_contains(text, lower=lower)``::
+
+        who, params = like_any(query, "c.full_name", "c.email")
+        db.query(f"SELECT ... WHERE {who} ORDER BY c.full_name LIMIT ?", (*params, limit))
+    """
+    if not columns:
+        raise ValueError("like_any needs at least one column")
+    pattern = like_contains(text, lower=lower)
+    return "(" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in columns) + ")", [pattern] * len(columns)

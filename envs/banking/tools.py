@@ -13,9 +13,12 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
+from awm.tooling import parse_day as _date
+from awm.tooling import to_cents as _cents
 
 DISPUTE_WINDOW_DAYS = 60
 MAX_PAYEES = 25
@@ -35,34 +38,10 @@ Reason = Literal["unauthorized", "duplicate", "not_received", "wrong_amount", "o
 # ----------------------------------------------------------------------------------------------
 
 
-def _money(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100.0, 2)
-
-
-def _cents(amount: float, what: str = "amount") -> int:
-    cents = round(amount * 100)
-    if abs(amount * 100 - cents) > 1e-6:
-        raise ToolError(f"{what} must have at most two decimals (got {amount}).")
-    if cents <= 0:
-        raise ToolError(f"{what} must be more than 0 (got {amount}).")
-    return cents
-
-
-def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-03-20' (got {value!r})") from None
-
-
 def _customer(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM customers WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No customer with e-mail {email!r}. Ask the customer for the e-mail address registered "
-                        "with the bank.")
-    return row
+    return db.one("SELECT * FROM customers WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No customer with e-mail {email!r}. Ask the customer for the e-mail address registered "
+                  "with the bank.")
 
 
 def _acting(db: Db, email: str) -> dict[str, Any]:
@@ -79,44 +58,37 @@ _ACCOUNT_SQL = ("SELECT a.*, p.code AS product_code, p.name AS product_name, p.k
 
 
 def _account(db: Db, customer: dict[str, Any], account_number: str) -> dict[str, Any]:
-    row = db.one(_ACCOUNT_SQL + "WHERE a.account_number = ?", (account_number.strip(),))
-    if row is None or row["customer_id"] != customer["id"]:
-        raise ToolError(f"Account {account_number!r} is not one of {customer['first_name']} {customer['last_name']}'s "
-                        "accounts. Use list_accounts to see their account numbers.")
-    return row
+    return db.one(_ACCOUNT_SQL + "WHERE a.account_number = ? AND a.customer_id = ?",
+                  (account_number.strip(), customer["id"]),
+                  missing=f"Account {account_number!r} is not one of {customer['first_name']} "
+                  f"{customer['last_name']}'s accounts. Use list_accounts to see their account numbers.")
 
 
 def _card(db: Db, customer: dict[str, Any], last4: str) -> dict[str, Any]:
-    rows = db.query("SELECT c.*, a.account_number, a.status AS account_status, a.product_id FROM cards c "
-                    "JOIN accounts a ON a.id = c.account_id WHERE a.customer_id = ? AND c.last4 = ? "
-                    "ORDER BY c.id DESC", (customer["id"], last4.strip()))
-    if not rows:
-        raise ToolError(f"{customer['first_name']} {customer['last_name']} has no card ending in {last4!r}. Use "
-                        "list_cards to see their cards.")
-    return rows[0]
+    return db.one("SELECT c.*, a.account_number, a.status AS account_status, a.product_id FROM cards c "
+                  "JOIN accounts a ON a.id = c.account_id WHERE a.customer_id = ? AND c.last4 = ? "
+                  "ORDER BY c.id DESC", (customer["id"], last4.strip()),
+                  missing=f"{customer['first_name']} {customer['last_name']} has no card ending in {last4!r}. Use "
+                  "list_cards to see their cards.")
 
 
 def _payee(db: Db, customer: dict[str, Any], payee_id: int) -> dict[str, Any]:
-    row = db.one("SELECT * FROM payees WHERE id = ?", (payee_id,))
-    if row is None or row["customer_id"] != customer["id"] or row["status"] != "active":
-        raise ToolError(f"Payee {payee_id} is not one of this customer's saved payees. Use list_payees to find the "
-                        "payee id, or add_payee to save a new one.")
-    return row
+    return db.one("SELECT * FROM payees WHERE id = ? AND customer_id = ? AND status = 'active'",
+                  (payee_id, customer["id"]),
+                  missing=f"Payee {payee_id} is not one of this customer's saved payees. Use list_payees to find the "
+                  "payee id, or add_payee to save a new one.")
 
 
 def _schedule(db: Db, customer: dict[str, Any], schedule_id: int) -> dict[str, Any]:
-    row = db.one("SELECT s.*, p.name AS payee_name FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id "
-                 "WHERE s.id = ?", (schedule_id,))
-    if row is None or row["customer_id"] != customer["id"]:
-        raise ToolError(f"Scheduled payment {schedule_id} is not one of this customer's; list_scheduled_payments "
-                        "shows their ids.")
-    return row
+    return db.one("SELECT s.*, p.name AS payee_name FROM scheduled_payments s JOIN payees p ON p.id = s.payee_id "
+                  "WHERE s.id = ? AND s.customer_id = ?", (schedule_id, customer["id"]),
+                  missing=f"Scheduled payment {schedule_id} is not one of this customer's; list_scheduled_payments "
+                  "shows their ids.")
 
 
 def _staff(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM staff WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No bank employee with e-mail {email!r}.")
+    row = db.one("SELECT * FROM staff WHERE lower(email) = lower(?)", (email.strip(),),
+                 missing=f"No bank employee with e-mail {email!r}.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']}'s staff account is deactivated.")
     if row["role"] != "dispute_officer":
@@ -126,17 +98,21 @@ def _staff(db: Db, email: str) -> dict[str, Any]:
 
 
 def _dispute(db: Db, reference: str) -> dict[str, Any]:
-    row = db.one("SELECT d.*, t.reference AS transaction_reference, t.merchant, t.posted_at, t.account_id, "
-                 "t.amount_cents AS charged_cents FROM disputes d JOIN transactions t ON t.id = d.transaction_id "
-                 "WHERE upper(d.reference) = upper(?)", (reference.strip(),))
-    if row is None:
-        raise ToolError(f"No dispute with reference {reference!r}; references look like 'DSP-00012'.")
-    return row
+    return db.one("SELECT d.*, t.reference AS transaction_reference, t.merchant, t.posted_at, t.account_id, "
+                  "t.amount_cents AS charged_cents FROM disputes d JOIN transactions t ON t.id = d.transaction_id "
+                  "WHERE upper(d.reference) = upper(?)", (reference.strip(),),
+                  missing=f"No dispute with reference {reference!r}; references look like 'DSP-00012'.")
 
 
 def _log(db: Db, action: str, detail: str, customer_id: int | None = None, staff_id: int | None = None) -> None:
     db.insert("activity_log", {"customer_id": customer_id, "staff_id": staff_id, "action": action,
                                "detail": detail, "created_at": _now(db)})
+
+
+def _dispute_event(db: Db, dispute_id: int, from_status: str | None, to_status: str, actor: str,
+                   note: str = "") -> None:
+    db.insert("dispute_events", {"dispute_id": dispute_id, "from_status": from_status, "to_status": to_status,
+                                 "actor": actor, "note": note, "created_at": _now(db)})
 
 
 def _require_open(acct: dict[str, Any], what: str) -> None:
@@ -179,27 +155,29 @@ def _check_outgoing(db: Db, acct: dict[str, Any], cents: int) -> None:
                             f"withdrawals or transfers out per calendar month and {n} were made this month.")
 
 
+def _book(db: Db, tid: int, account_id: int, kind: str, cents: int, balance_after: int, description: str,
+          transfer_id: int | None = None) -> str:
+    """Insert transaction ``tid`` and set the account's balance to ``balance_after``; returns its reference."""
+    ref = f"TX{db.today().strftime('%y%m%d')}{tid:06d}"
+    db.insert("transactions", {"id": tid, "reference": ref, "account_id": account_id, "posted_at": _now(db),
+                               "kind": kind, "amount_cents": cents, "balance_after_cents": balance_after,
+                               "description": description, "merchant": None, "card_id": None,
+                               "transfer_id": transfer_id})
+    db.execute("UPDATE accounts SET balance_cents = ? WHERE id = ?", (balance_after, account_id))
+    return ref
+
+
 def _post(db: Db, acct: dict[str, Any], kind: str, cents: int, description: str,
           transfer_id: int | None = None) -> dict[str, Any]:
     """Post one transaction, update the balance, charge an overdraft fee and fire alerts."""
     before = db.value("SELECT balance_cents FROM accounts WHERE id = ?", (acct["id"],))
     after = before + cents
     tid = db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM transactions")
-    ref = f"TX{db.today().strftime('%y%m%d')}{tid:06d}"
-    db.insert("transactions", {"id": tid, "reference": ref, "account_id": acct["id"], "posted_at": _now(db),
-                               "kind": kind, "amount_cents": cents, "balance_after_cents": after,
-                               "description": description, "merchant": None, "card_id": None,
-                               "transfer_id": transfer_id})
-    db.execute("UPDATE accounts SET balance_cents = ? WHERE id = ?", (after, acct["id"]))
+    ref = _book(db, tid, acct["id"], kind, cents, after, description, transfer_id)
     out = {"reference": ref, "amount": _money(cents), "balance_after": _money(after)}
     if cents < 0 and after < 0 <= before and acct["overdraft_fee_cents"] > 0:
         fee = acct["overdraft_fee_cents"]
-        fid = tid + 1
-        db.insert("transactions", {"id": fid, "reference": f"TX{db.today().strftime('%y%m%d')}{fid:06d}",
-                                   "account_id": acct["id"], "posted_at": _now(db), "kind": "fee", "amount_cents": -fee,
-                                   "balance_after_cents": after - fee, "description": "Overdraft fee",
-                                   "merchant": None, "card_id": None, "transfer_id": None})
-        db.execute("UPDATE accounts SET balance_cents = ? WHERE id = ?", (after - fee, acct["id"]))
+        _book(db, tid + 1, acct["id"], "fee", -fee, after - fee, "Overdraft fee")
         after -= fee
         out["overdraft_fee"] = _money(fee)
         out["balance_after"] = _money(after)
@@ -227,6 +205,12 @@ def _new_transfer(db: Db, customer_id: int, from_id: int, to_id: int | None, pay
     return trid, ref
 
 
+def _period(date_from: str | None, date_to: str | None) -> tuple[str | None, str | None]:
+    """A listing's optional first and last day as ISO text (None: open-ended)."""
+    return (_date(date_from, "date_from").isoformat() if date_from else None,
+            _date(date_to, "date_to").isoformat() if date_to else None)
+
+
 def _acct_row(a: dict[str, Any]) -> dict[str, Any]:
     return {"account_number": a["account_number"], "product": a["product_name"], "type": a["kind"],
             "nickname": a["nickname"], "status": a["status"], "balance": _money(a["balance_cents"]),
@@ -236,6 +220,13 @@ def _acct_row(a: dict[str, Any]) -> dict[str, Any]:
 def _card_row(c: dict[str, Any]) -> dict[str, Any]:
     return {"last4": c["last4"], "network": c["network"], "status": c["status"], "account_number": c["account_number"],
             "daily_limit": _money(c["daily_limit_cents"]), "expires_on": c["expires_on"], "issued_on": c["issued_on"]}
+
+
+def _set_card_status(db: Db, customer: dict[str, Any], card: dict[str, Any], status: str, action: str) -> dict:
+    """Freeze or unfreeze a card (its checks done) and log it as ``action``."""
+    db.execute("UPDATE cards SET status = ? WHERE id = ?", (status, card["id"]))
+    _log(db, action, f"card {card['last4']}", customer["id"])
+    return {"last4": card["last4"], "status": status}
 
 
 def _next_run(start: date, frequency: str, today: date) -> date:
@@ -345,12 +336,11 @@ def list_transactions(db: Db, customer_email: str, account_number: str, date_fro
         raise ToolError("offset must be 0 or more.")
     c = _customer(db, customer_email)
     a = _account(db, c, account_number)
-    d1 = _date(date_from, "date_from").isoformat() if date_from else None
-    d2 = _date(date_to, "date_to").isoformat() if date_to else None
-    where = ("WHERE t.account_id = ? AND (? IS NULL OR substr(t.posted_at, 1, 10) >= ?) "
-             "AND (? IS NULL OR substr(t.posted_at, 1, 10) <= ?) AND (? IS NULL OR t.kind = ?) "
-             "AND (? IS NULL OR lower(t.merchant) = lower(?))")
-    params = (a["id"], d1, d1, d2, d2, kind, kind, merchant, merchant)
+    d1, d2 = _period(date_from, date_to)
+    optional, params = filters(("substr(t.posted_at, 1, 10) >= ?", d1), ("substr(t.posted_at, 1, 10) <= ?", d2),
+                               ("t.kind = ?", kind), ("lower(t.merchant) = lower(?)", merchant))
+    where = "WHERE t.account_id = ? AND " + optional
+    params = (a["id"], *params)
     rows = db.query("SELECT t.reference, t.posted_at, t.kind, t.amount_cents, t.balance_after_cents, t.description, "
                     "t.merchant, c.last4 AS card_last4 FROM transactions t LEFT JOIN cards c ON c.id = t.card_id "
                     + where + " ORDER BY t.posted_at DESC, t.id DESC LIMIT ? OFFSET ?", (*params, limit, offset))
@@ -373,9 +363,8 @@ def get_transaction(db: Db, customer_email: str, reference: str) -> dict:
     c = _customer(db, customer_email)
     t = db.one("SELECT t.*, a.account_number, a.customer_id, cd.last4 AS card_last4 FROM transactions t "
                "JOIN accounts a ON a.id = t.account_id LEFT JOIN cards cd ON cd.id = t.card_id "
-               "WHERE upper(t.reference) = upper(?)", (reference.strip(),))
-    if t is None or t["customer_id"] != c["id"]:
-        raise ToolError(f"No transaction {reference!r} on this customer's accounts; list_transactions shows them.")
+               "WHERE upper(t.reference) = upper(?) AND a.customer_id = ?", (reference.strip(), c["id"]),
+               missing=f"No transaction {reference!r} on this customer's accounts; list_transactions shows them.")
     disputes = db.query("SELECT reference, status, amount_cents FROM disputes WHERE transaction_id = ? ORDER BY id",
                         (t["id"],))
     return {"reference": t["reference"], "account_number": t["account_number"], "posted_at": t["posted_at"],
@@ -436,15 +425,15 @@ def list_transfers(db: Db, customer_email: str, account_number: str | None = Non
     _limit(limit)
     c = _customer(db, customer_email)
     aid = _account(db, c, account_number)["id"] if account_number else None
-    d1 = _date(date_from, "date_from").isoformat() if date_from else None
-    d2 = _date(date_to, "date_to").isoformat() if date_to else None
+    d1, d2 = _period(date_from, date_to)
+    where, params = filters(("t.from_account_id = ?", aid), ("substr(t.created_at, 1, 10) >= ?", d1),
+                            ("substr(t.created_at, 1, 10) <= ?", d2))
     rows = db.query("SELECT t.reference, t.created_at, fa.account_number AS from_account, "
                     "ta.account_number AS to_account, p.name AS payee, t.amount_cents, t.memo, "
                     "t.scheduled_payment_id FROM transfers t JOIN accounts fa ON fa.id = t.from_account_id "
                     "LEFT JOIN accounts ta ON ta.id = t.to_account_id LEFT JOIN payees p ON p.id = t.payee_id "
-                    "WHERE t.customer_id = ? AND (? IS NULL OR t.from_account_id = ?) "
-                    "AND (? IS NULL OR substr(t.created_at, 1, 10) >= ?) AND (? IS NULL OR substr(t.created_at, 1, 10) <= ?) "
-                    "ORDER BY t.created_at DESC, t.id DESC LIMIT ?", (c["id"], aid, aid, d1, d1, d2, d2, limit))
+                    f"WHERE t.customer_id = ? AND {where} ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
+                    (c["id"], *params, limit))
     for r in rows:
         r["amount"] = _money(r.pop("amount_cents"))
     return {"count": len(rows), "transfers": rows}
@@ -844,9 +833,7 @@ def freeze_card(db: Db, customer_email: str, card_last4: str) -> dict:
     card = _card(db, c, card_last4)
     if card["status"] != "active":
         raise ToolError(f"The card ending {card['last4']} is {card['status']}; only an active card can be frozen.")
-    db.execute("UPDATE cards SET status = 'frozen' WHERE id = ?", (card["id"],))
-    _log(db, "card_frozen", f"card {card['last4']}", c["id"])
-    return {"last4": card["last4"], "status": "frozen"}
+    return _set_card_status(db, c, card, "frozen", "card_frozen")
 
 
 @tool(write=True)
@@ -865,9 +852,7 @@ def unfreeze_card(db: Db, customer_email: str, card_last4: str) -> dict:
         raise ToolError(f"The card ending {card['last4']} expired on {card['expires_on']}.")
     if card["account_status"] != "open":
         raise ToolError(f"Its account {card['account_number']} is {card['account_status']}; the card stays frozen.")
-    db.execute("UPDATE cards SET status = 'active' WHERE id = ?", (card["id"],))
-    _log(db, "card_unfrozen", f"card {card['last4']}", c["id"])
-    return {"last4": card["last4"], "status": "active"}
+    return _set_card_status(db, c, card, "active", "card_unfrozen")
 
 
 @tool(write=True)
@@ -999,9 +984,8 @@ def delete_alert(db: Db, customer_email: str, alert_id: int) -> dict:
         alert_id: the alert's id (list_alerts shows ids).
     """
     c = _acting(db, customer_email)
-    al = db.one("SELECT * FROM alerts WHERE id = ?", (alert_id,))
-    if al is None or al["customer_id"] != c["id"] or not al["is_active"]:
-        raise ToolError(f"Alert {alert_id} is not one of this customer's active alerts; list_alerts shows them.")
+    db.one("SELECT id FROM alerts WHERE id = ? AND customer_id = ? AND is_active = 1", (alert_id, c["id"]),
+           missing=f"Alert {alert_id} is not one of this customer's active alerts; list_alerts shows them.")
     db.execute("UPDATE alerts SET is_active = 0 WHERE id = ?", (alert_id,))
     _log(db, "alert_deleted", f"alert {alert_id}", c["id"])
     return {"alert_id": alert_id, "is_active": False}
@@ -1026,9 +1010,8 @@ def open_dispute(db: Db, customer_email: str, transaction_reference: str, reason
     """
     c = _acting(db, customer_email)
     t = db.one("SELECT t.*, a.customer_id FROM transactions t JOIN accounts a ON a.id = t.account_id "
-               "WHERE upper(t.reference) = upper(?)", (transaction_reference.strip(),))
-    if t is None or t["customer_id"] != c["id"]:
-        raise ToolError(f"No transaction {transaction_reference!r} on this customer's accounts.")
+               "WHERE upper(t.reference) = upper(?) AND a.customer_id = ?", (transaction_reference.strip(), c["id"]),
+               missing=f"No transaction {transaction_reference!r} on this customer's accounts.")
     if t["kind"] != "card_purchase":
         raise ToolError(f"{t['reference']} is a {t['kind'].replace('_', ' ')}; only card purchases can be disputed.")
     if t["posted_at"][:10] < (db.today() - timedelta(days=DISPUTE_WINDOW_DAYS)).isoformat():
@@ -1049,8 +1032,7 @@ def open_dispute(db: Db, customer_email: str, transaction_reference: str, reason
     db.insert("disputes", {"id": did, "reference": ref, "customer_id": c["id"], "transaction_id": t["id"],
                            "reason": reason, "amount_cents": cents, "status": "opened", "officer_id": None,
                            "resolution_note": None, "opened_at": _now(db), "closed_at": None})
-    db.insert("dispute_events", {"dispute_id": did, "from_status": None, "to_status": "opened", "actor": c["email"],
-                                 "note": "", "created_at": _now(db)})
+    _dispute_event(db, did, None, "opened", c["email"])
     _log(db, "dispute_opened", f"{ref} on {t['reference']}", c["id"])
     return {"dispute_reference": ref, "transaction_reference": t["reference"], "merchant": t["merchant"],
             "amount": _money(cents), "reason": reason, "status": "opened"}
@@ -1071,8 +1053,7 @@ def withdraw_dispute(db: Db, customer_email: str, dispute_reference: str) -> dic
     if d["status"] != "opened":
         raise ToolError(f"{d['reference']} is {d['status']}; only an opened dispute can be withdrawn.")
     db.execute("UPDATE disputes SET status = 'withdrawn', closed_at = ? WHERE id = ?", (_now(db), d["id"]))
-    db.insert("dispute_events", {"dispute_id": d["id"], "from_status": "opened", "to_status": "withdrawn",
-                                 "actor": c["email"], "note": "", "created_at": _now(db)})
+    _dispute_event(db, d["id"], "opened", "withdrawn", c["email"])
     _log(db, "dispute_withdrawn", d["reference"], c["id"])
     return {"dispute_reference": d["reference"], "status": "withdrawn"}
 
@@ -1091,8 +1072,7 @@ def start_dispute_review(db: Db, staff_email: str, dispute_reference: str) -> di
     if d["status"] != "opened":
         raise ToolError(f"{d['reference']} is {d['status']}; only an opened dispute can be taken under review.")
     db.execute("UPDATE disputes SET status = 'under_review', officer_id = ? WHERE id = ?", (s["id"], d["id"]))
-    db.insert("dispute_events", {"dispute_id": d["id"], "from_status": "opened", "to_status": "under_review",
-                                 "actor": s["email"], "note": "", "created_at": _now(db)})
+    _dispute_event(db, d["id"], "opened", "under_review", s["email"])
     _log(db, "dispute_review", d["reference"], staff_id=s["id"])
     return {"dispute_reference": d["reference"], "status": "under_review", "officer": s["full_name"]}
 
@@ -1130,7 +1110,6 @@ def resolve_dispute(db: Db, staff_email: str, dispute_reference: str, outcome: L
                               f"Dispute {d['reference']} refund - {d['merchant']}")
     db.execute("UPDATE disputes SET status = ?, resolution_note = ?, closed_at = ? WHERE id = ?",
                (outcome, n, _now(db), d["id"]))
-    db.insert("dispute_events", {"dispute_id": d["id"], "from_status": "under_review", "to_status": outcome,
-                                 "actor": s["email"], "note": n, "created_at": _now(db)})
+    _dispute_event(db, d["id"], "under_review", outcome, s["email"], n)
     _log(db, "dispute_decided", f"{d['reference']}: {outcome}", staff_id=s["id"])
     return out

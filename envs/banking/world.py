@@ -406,6 +406,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     # customer's dispute references then differ from world to world, not only from customer to customer
     ref_base = 0 if ctx.seed == 0 else 100 + (ctx.seed * 7919) % 8900
 
+    def add_event(did: int, from_status: str | None, to_status: str, actor: str, at: datetime, note: str = "") -> None:
+        dispute_events.append({"id": len(dispute_events) + 1, "dispute_id": did, "from_status": from_status,
+                               "to_status": to_status, "actor": actor, "note": note, "created_at": _iso(at)})
+
     def add_dispute(c: Row, t: Row, status: str) -> None:
         did = len(disputes) + 1
         posted = datetime.fromisoformat(t["posted_at"])
@@ -428,22 +432,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
              "officer_id": officer["id"] if officer else None, "resolution_note": note,
              "opened_at": _iso(opened), "closed_at": _iso(closed) if closed else None}
         disputes.append(d)
-        dispute_events.append({"id": len(dispute_events) + 1, "dispute_id": did, "from_status": None,
-                               "to_status": "opened", "actor": c["email"], "note": "", "created_at": _iso(opened)})
+        add_event(did, None, "opened", c["email"], opened)
         if officer:
-            dispute_events.append({"id": len(dispute_events) + 1, "dispute_id": did, "from_status": "opened",
-                                   "to_status": "under_review", "actor": officer["email"], "note": "",
-                                   "created_at": _iso(reviewed)})
+            add_event(did, "opened", "under_review", officer["email"], reviewed)
         if status in ("resolved", "rejected"):
-            dispute_events.append({"id": len(dispute_events) + 1, "dispute_id": did, "from_status": "under_review",
-                                   "to_status": status, "actor": officer["email"], "note": note,
-                                   "created_at": _iso(closed)})
+            add_event(did, "under_review", status, officer["email"], closed, note)
             if status == "resolved":
                 refunds.append((t["account_id"], closed, amount, f"Dispute {d['reference']} refund - {t['merchant']}"))
         if status == "withdrawn":
-            dispute_events.append({"id": len(dispute_events) + 1, "dispute_id": did, "from_status": "opened",
-                                   "to_status": "withdrawn", "actor": c["email"], "note": "",
-                                   "created_at": _iso(closed)})
+            add_event(did, "opened", "withdrawn", c["email"], closed)
 
     for idx, c in enumerate(customers):
         buys = sorted(purchases_by_cust.get(c["id"], []), key=lambda t: t["posted_at"])

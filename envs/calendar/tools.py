@@ -12,8 +12,9 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, like_contains, parse_day, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import iso_seconds as _iso
 from awm.tooling import now_iso as _now
 
 Response = Literal["accepted", "declined", "tentative"]
@@ -29,16 +30,6 @@ WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-
-def _date(value: str, what: str) -> date:
-    v = value.strip()
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-03-20' (got {value!r})")
-    try:
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} is not a real date (got {value!r})") from None
 
 
 def _dt(value: str, what: str) -> datetime:
@@ -61,25 +52,18 @@ def _hm(value: str, what: str) -> str:
     return v
 
 
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
 def _user(db: Db, email: str, what: str = "user") -> dict[str, Any]:
-    row = db.one("SELECT * FROM users WHERE email = ?", (email.strip().lower(),))
-    if row is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. Use find_people to look people up by name.")
+    row = db.one("SELECT * FROM users WHERE email = ?", (email.strip().lower(),),
+                 missing=f"No {what} with e-mail {email!r}. Use find_people to look people up by name.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']} ({row['email']}) has left the company; their account is inactive.")
     return row
 
 
 def _calendar(db: Db, calendar_id: int) -> dict[str, Any]:
-    row = db.one("SELECT c.*, u.full_name AS owner_name, u.email AS owner_email FROM calendars c JOIN users u "
-                 "ON u.id = c.owner_id WHERE c.id = ?", (calendar_id,))
-    if row is None:
-        raise ToolError(f"No calendar {calendar_id}. list_calendars shows the calendars you can use.")
-    return row
+    return db.one("SELECT c.*, u.full_name AS owner_name, u.email AS owner_email FROM calendars c JOIN users u "
+                  "ON u.id = c.owner_id WHERE c.id = ?", (calendar_id,),
+                  missing=f"No calendar {calendar_id}. list_calendars shows the calendars you can use.")
 
 
 def _permission(db: Db, cal: dict[str, Any], user_id: int) -> str | None:
@@ -89,12 +73,10 @@ def _permission(db: Db, cal: dict[str, Any], user_id: int) -> str | None:
 
 
 def _event(db: Db, event_id: int) -> dict[str, Any]:
-    row = db.one("SELECT e.*, u.full_name AS organizer_name, u.email AS organizer_email, c.name AS calendar_name "
-                 "FROM events e JOIN users u ON u.id = e.organizer_id JOIN calendars c ON c.id = e.calendar_id "
-                 "WHERE e.id = ?", (event_id,))
-    if row is None:
-        raise ToolError(f"No event {event_id}. Use list_events or search_events to find event ids.")
-    return row
+    return db.one("SELECT e.*, u.full_name AS organizer_name, u.email AS organizer_email, c.name AS calendar_name "
+                  "FROM events e JOIN users u ON u.id = e.organizer_id JOIN calendars c ON c.id = e.calendar_id "
+                  "WHERE e.id = ?", (event_id,),
+                  missing=f"No event {event_id}. Use list_events or search_events to find event ids.")
 
 
 def _attendee(db: Db, event_id: int, user_id: int) -> dict[str, Any] | None:
@@ -110,17 +92,23 @@ def _visible(db: Db, ev: dict[str, Any], user: dict[str, Any]) -> None:
                     "get_free_busy shows only when others are busy.")
 
 
-def _organizer(db: Db, ev: dict[str, Any], user: dict[str, Any], what: str) -> None:
-    if ev["organizer_id"] != user["id"]:
-        raise ToolError(f"Only the organiser, {ev['organizer_name']} ({ev['organizer_email']}), can {what}. "
-                        "Invitees can only answer the invitation.")
-
-
 def _future(db: Db, ev: dict[str, Any], what: str) -> None:
     if ev["status"] == "cancelled":
         raise ToolError(f"'{ev['title']}' on {ev['start_at'][:10]} is cancelled; you cannot {what}.")
     if ev["start_at"] < _now(db):
         raise ToolError(f"'{ev['title']}' started at {ev['start_at']}, in the past; you cannot {what}.")
+
+
+def _organised(db: Db, user_email: str, event_id: int, change: str, verb: str) -> tuple[dict, dict]:
+    """The acting person and an upcoming event they organise: only the organiser can ``change`` an event, and
+    only before it starts (``verb`` is what a cancelled or past event refuses)."""
+    me = _user(db, user_email)
+    ev = _event(db, event_id)
+    if ev["organizer_id"] != me["id"]:
+        raise ToolError(f"Only the organiser, {ev['organizer_name']} ({ev['organizer_email']}), can {change}. "
+                        "Invitees can only answer the invitation.")
+    _future(db, ev, verb)
+    return me, ev
 
 
 def _notify(db: Db, user_id: int, event_id: int, kind: str, message: str) -> None:
@@ -138,14 +126,30 @@ def _time_off(db: Db, user_id: int, day: str) -> dict[str, Any] | None:
     return db.one("SELECT * FROM time_off WHERE user_id = ? AND start_date <= ? AND end_date >= ?", (user_id, day, day))
 
 
+def _hours(db: Db, user_id: int, weekday: int) -> dict[str, Any] | None:
+    return db.one("SELECT start_time, end_time FROM working_hours WHERE user_id = ? AND weekday = ?",
+                  (user_id, weekday))
+
+
+def _busy(db: Db, user_id: int, day: str) -> list[dict[str, Any]]:
+    """A person's confirmed meetings on one day that they organise or have not declined, in time order."""
+    return db.query("SELECT e.start_at, e.end_at FROM events e WHERE e.status = 'confirmed' "
+                    "AND substr(e.start_at, 1, 10) = ? AND (e.organizer_id = ? OR EXISTS (SELECT 1 FROM attendees a "
+                    "WHERE a.event_id = e.id AND a.user_id = ? AND a.response <> 'declined')) ORDER BY e.start_at",
+                    (day, user_id, user_id))
+
+
 def _headcount(db: Db, event_id: int) -> int:
     return 1 + db.value("SELECT COUNT(*) FROM attendees WHERE event_id = ? AND response <> 'declined'", (event_id,))
 
 
+def _room_named(db: Db, name: str) -> dict[str, Any]:
+    return db.one("SELECT * FROM rooms WHERE lower(name) = lower(?)", (name.strip(),),
+                  missing=f"No room named {name!r}. list_rooms shows the rooms.")
+
+
 def _room(db: Db, name: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM rooms WHERE lower(name) = lower(?)", (name.strip(),))
-    if row is None:
-        raise ToolError(f"No room named {name!r}. list_rooms shows the rooms.")
+    row = _room_named(db, name)
     if not row["is_active"]:
         raise ToolError(f"Room {row['name']} is closed and cannot be booked.")
     return row
@@ -203,6 +207,23 @@ def _invitees(db: Db, emails: list[str], organizer: dict[str, Any], day: str, ev
     return out
 
 
+def _invitation(organizer: dict[str, Any], title: str, start_at: str) -> str:
+    return f"{organizer['full_name']} invited you to '{title}' on {start_at[:10]} at {start_at[11:16]}."
+
+
+def _cancellation(organizer: dict[str, Any], title: str, start_at: str) -> str:
+    return f"{organizer['full_name']} cancelled '{title}' on {start_at[:10]} at {start_at[11:16]}."
+
+
+def _invite(db: Db, event_id: int, people: list[dict], optional: int, invitation: str | None = None) -> None:
+    """Put people on an event's guest list, each with an answer still to give (and the invitation, if any)."""
+    for u in people:
+        db.insert("attendees", {"event_id": event_id, "user_id": u["id"], "response": "needs_action",
+                                "is_optional": optional, "responded_at": None})
+        if invitation is not None:
+            _notify(db, u["id"], event_id, "invited", invitation)
+
+
 def _event_row(db: Db, e: dict[str, Any], user_id: int) -> dict[str, Any]:
     me = _attendee(db, e["id"], user_id)
     b = _active_booking(db, e["id"])
@@ -213,13 +234,18 @@ def _event_row(db: Db, e: dict[str, Any], user_id: int) -> dict[str, Any]:
             "my_response": me["response"] if me else None}
 
 
+def _call_off(db: Db, event_id: int, now: str) -> None:
+    """Mark an event cancelled and release its room."""
+    db.execute("UPDATE events SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?",
+               (now, now, event_id))
+    db.execute("UPDATE room_bookings SET status = 'released' WHERE event_id = ? AND status = 'active'", (event_id,))
+
+
 def _cancel(db: Db, ev: dict[str, Any], actor: dict[str, Any], reason: str) -> int:
-    now = _now(db)
-    db.execute("UPDATE events SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?", (now, now, ev["id"]))
-    db.execute("UPDATE room_bookings SET status = 'released' WHERE event_id = ? AND status = 'active'", (ev["id"],))
+    _call_off(db, ev["id"], _now(db))
     _log(db, ev["id"], actor["id"], "status", "confirmed", "cancelled")
     people = db.query("SELECT user_id FROM attendees WHERE event_id = ? ORDER BY id", (ev["id"],))
-    msg = f"{actor['full_name']} cancelled '{ev['title']}' on {ev['start_at'][:10]} at {ev['start_at'][11:16]}."
+    msg = _cancellation(actor, ev["title"], ev["start_at"])
     if reason.strip():
         msg += " Reason: " + reason.strip()
     for p in people:
@@ -328,7 +354,7 @@ def list_events(db: Db, user_email: str, date_from: str, date_to: str, calendar_
     """
     u = _user(db, user_email)
     _limit(limit, 100)
-    d1, d2 = _date(date_from, "date_from"), _date(date_to, "date_to")
+    d1, d2 = parse_day(date_from, "date_from"), parse_day(date_to, "date_to")
     if d2 < d1 or (d2 - d1).days > 62:
         raise ToolError("date_to must be on or after date_from and at most 62 days later.")
     if calendar_id is not None and not _permission(db, _calendar(db, calendar_id), u["id"]):
@@ -357,8 +383,8 @@ def search_events(db: Db, user_email: str, text: str, date_from: str | None = No
     """
     u = _user(db, user_email)
     _limit(limit)
-    d1 = _date(date_from, "date_from").isoformat() if date_from else None
-    d2 = _date(date_to, "date_to").isoformat() if date_to else None
+    d1 = parse_day(date_from, "date_from").isoformat() if date_from else None
+    d2 = parse_day(date_to, "date_to").isoformat() if date_to else None
     rows = db.query(
         "SELECT e.*, o.email AS organizer_email FROM events e JOIN users o ON o.id = e.organizer_id WHERE " + _VISIBLE +
         " AND (lower(e.title) LIKE :t ESCAPE '\\' OR lower(e.description) LIKE :t ESCAPE '\\' "
@@ -400,18 +426,14 @@ def get_free_busy(db: Db, user_email: str, emails: list[str], day: str) -> list[
         day: the day, YYYY-MM-DD.
     """
     _user(db, user_email)
-    d = _date(day, "day").isoformat()
+    d = parse_day(day, "day").isoformat()
     if not 1 <= len(emails) <= 10:
         raise ToolError("Give 1 to 10 e-mail addresses.")
     out = []
     for e in emails:
         p = _user(db, e, "person")
-        busy = db.query(
-            "SELECT substr(e.start_at, 12, 5) AS start, substr(e.end_at, 12, 5) AS end FROM events e WHERE e.status = 'confirmed' "
-            "AND substr(e.start_at, 1, 10) = ? AND (e.organizer_id = ? OR EXISTS (SELECT 1 FROM attendees a WHERE "
-            "a.event_id = e.id AND a.user_id = ? AND a.response <> 'declined')) ORDER BY e.start_at", (d, p["id"], p["id"]))
-        wh = db.one("SELECT start_time, end_time FROM working_hours WHERE user_id = ? AND weekday = ?",
-                    (p["id"], date.fromisoformat(d).weekday()))
+        busy = [{"start": b["start_at"][11:16], "end": b["end_at"][11:16]} for b in _busy(db, p["id"], d)]
+        wh = _hours(db, p["id"], date.fromisoformat(d).weekday())
         off = _time_off(db, p["id"], d)
         out.append({"email": p["email"], "name": p["full_name"], "busy": busy, "on_time_off": off is not None,
                     "working_hours": f"{wh['start_time']}-{wh['end_time']}" if wh else None})
@@ -430,7 +452,7 @@ def find_free_slots(db: Db, user_email: str, emails: list[str], day: str, durati
         duration_min: the meeting's length in minutes, 15 to 480.
     """
     me = _user(db, user_email)
-    d = _date(day, "day")
+    d = parse_day(day, "day")
     if not 15 <= duration_min <= 480:
         raise ToolError("duration_min must be between 15 and 480.")
     people = [me] + [_user(db, e, "person") for e in emails[:10]]
@@ -438,16 +460,13 @@ def find_free_slots(db: Db, user_email: str, emails: list[str], day: str, durati
     for p in people:
         if _time_off(db, p["id"], d.isoformat()):
             return {"day": d.isoformat(), "slots": [], "note": f"{p['full_name']} is on time off that day."}
-        wh = db.one("SELECT start_time, end_time FROM working_hours WHERE user_id = ? AND weekday = ?", (p["id"], d.weekday()))
+        wh = _hours(db, p["id"], d.weekday())
         if wh is None:
             return {"day": d.isoformat(), "slots": [], "note": f"{p['full_name']} does not work on {WEEKDAYS[d.weekday()]}s."}
         lo, hi = max(lo, wh["start_time"]), min(hi, wh["end_time"])
     busy: list[tuple[str, str]] = []
     for p in people:
-        busy += [(r["start_at"], r["end_at"]) for r in db.query(
-            "SELECT e.start_at, e.end_at FROM events e WHERE e.status = 'confirmed' AND substr(e.start_at, 1, 10) = ? AND "
-            "(e.organizer_id = ? OR EXISTS (SELECT 1 FROM attendees a WHERE a.event_id = e.id AND a.user_id = ? "
-            "AND a.response <> 'declined'))", (d.isoformat(), p["id"], p["id"]))]
+        busy += [(r["start_at"], r["end_at"]) for r in _busy(db, p["id"], d.isoformat())]
     slots = []
     t = datetime.fromisoformat(f"{d.isoformat()}T{lo}")
     end_limit = datetime.fromisoformat(f"{d.isoformat()}T{hi}")
@@ -484,10 +503,8 @@ def get_room_schedule(db: Db, room_name: str, day: str) -> dict:
         room_name: the room's name.
         day: the day, YYYY-MM-DD.
     """
-    r = db.one("SELECT * FROM rooms WHERE lower(name) = lower(?)", (room_name.strip(),))
-    if r is None:
-        raise ToolError(f"No room named {room_name!r}. list_rooms shows the rooms.")
-    d = _date(day, "day").isoformat()
+    r = _room_named(db, room_name)
+    d = parse_day(day, "day").isoformat()
     rows = db.query("SELECT substr(b.start_at, 12, 5) AS start, substr(b.end_at, 12, 5) AS end, e.title, u.email AS organizer "
                     "FROM room_bookings b JOIN events e ON e.id = b.event_id JOIN users u ON u.id = e.organizer_id "
                     "WHERE b.room_id = ? AND b.status = 'active' AND e.status = 'confirmed' AND substr(b.start_at, 1, 10) = ? "
@@ -509,7 +526,7 @@ def list_invitations(db: Db, user_email: str, response: Literal["needs_action", 
     """
     u = _user(db, user_email)
     _limit(limit, 100)
-    d = _date(from_date, "from_date").isoformat() if from_date else db.today().isoformat()
+    d = parse_day(from_date, "from_date").isoformat() if from_date else db.today().isoformat()
     rows = db.query("SELECT e.*, o.email AS organizer_email FROM attendees a JOIN events e ON e.id = a.event_id JOIN users o "
                     "ON o.id = e.organizer_id WHERE a.user_id = ? AND a.response = ? AND e.status = 'confirmed' AND "
                     "substr(e.start_at, 1, 10) >= ? ORDER BY e.start_at, e.id LIMIT ?", (u["id"], response, d, limit))
@@ -605,8 +622,7 @@ def create_event(db: Db, user_email: str, calendar_id: int, title: str, start_at
     if perm not in ("owner", "write"):
         raise ToolError(f"You cannot add events to {cal['owner_name']}'s calendar '{cal['name']}'"
                         + (" (read-only share)." if perm == "read" else "."))
-    if not title.strip() or len(title.strip()) > 120:
-        raise ToolError("The title must be 1 to 120 characters.")
+    clean_text(title, "The title", 1, 120)
     s, e = _span(db, start_at, end_at)
     req = _invitees(db, attendees or [], me, s[:10], None)
     opt = _invitees(db, optional_attendees or [], me, s[:10], None)
@@ -621,10 +637,9 @@ def create_event(db: Db, user_email: str, calendar_id: int, title: str, start_at
                                "occurrence_date": None, "title": title.strip(), "description": description.strip(),
                                "location": location.strip() or (r["name"] if r else ""), "start_at": s, "end_at": e,
                                "status": "confirmed", "created_at": now, "updated_at": now, "cancelled_at": None})
-    for u, optional in [(x, 0) for x in req] + [(x, 1) for x in opt]:
-        db.insert("attendees", {"event_id": eid, "user_id": u["id"], "response": "needs_action", "is_optional": optional,
-                                "responded_at": None})
-        _notify(db, u["id"], eid, "invited", f"{me['full_name']} invited you to '{title.strip()}' on {s[:10]} at {s[11:16]}.")
+    invitation = _invitation(me, title.strip(), s)
+    _invite(db, eid, req, 0, invitation)
+    _invite(db, eid, opt, 1, invitation)
     if r:
         db.insert("room_bookings", {"event_id": eid, "room_id": r["id"], "start_at": s, "end_at": e, "status": "active",
                                     "booked_at": now})
@@ -648,15 +663,10 @@ def update_event(db: Db, user_email: str, event_id: int, title: str | None = Non
         description: new notes.
         location: a new free-text location.
     """
-    me = _user(db, user_email)
-    ev = _event(db, event_id)
-    _organizer(db, ev, me, "change this event")
-    _future(db, ev, "change it")
+    me, ev = _organised(db, user_email, event_id, "change this event", "change it")
     changes: dict[str, Any] = {}
     if title is not None and title.strip() != ev["title"]:
-        if not title.strip() or len(title.strip()) > 120:
-            raise ToolError("The title must be 1 to 120 characters.")
-        changes["title"] = title.strip()
+        changes["title"] = clean_text(title, "The title", 1, 120)
     if description is not None and description.strip() != ev["description"]:
         changes["description"] = description.strip()
     if location is not None and location.strip() != ev["location"]:
@@ -715,10 +725,7 @@ def cancel_event(db: Db, user_email: str, event_id: int, reason: str = "") -> di
         event_id: the event's id.
         reason: an optional reason included in the notification.
     """
-    me = _user(db, user_email)
-    ev = _event(db, event_id)
-    _organizer(db, ev, me, "cancel this event")
-    _future(db, ev, "cancel it")
+    me, ev = _organised(db, user_email, event_id, "cancel this event", "cancel it")
     n = _cancel(db, ev, me, reason)
     if ev["series_id"]:
         _exception(db, ev, "cancelled")
@@ -736,10 +743,7 @@ def add_attendees(db: Db, user_email: str, event_id: int, emails: list[str], opt
         emails: e-mail addresses to invite.
         optional: invite them as optional attendees.
     """
-    me = _user(db, user_email)
-    ev = _event(db, event_id)
-    _organizer(db, ev, me, "invite people")
-    _future(db, ev, "invite people")
+    me, ev = _organised(db, user_email, event_id, "invite people", "invite people")
     if not emails:
         raise ToolError("Give at least one e-mail address.")
     people = _invitees(db, emails, me, ev["start_at"][:10], event_id)
@@ -749,11 +753,7 @@ def add_attendees(db: Db, user_email: str, event_id: int, emails: list[str], opt
         if _headcount(db, event_id) + len(people) > cap:
             raise ToolError(f"Room {b['room_name']} seats {cap}; with {len(people)} more the meeting would have "
                             f"{_headcount(db, event_id) + len(people)}. Book a bigger room first.")
-    for u in people:
-        db.insert("attendees", {"event_id": event_id, "user_id": u["id"], "response": "needs_action",
-                                "is_optional": int(optional), "responded_at": None})
-        _notify(db, u["id"], event_id, "invited", f"{me['full_name']} invited you to '{ev['title']}' on "
-                f"{ev['start_at'][:10]} at {ev['start_at'][11:16]}.")
+    _invite(db, event_id, people, int(optional), _invitation(me, ev["title"], ev["start_at"]))
     return {"event_id": event_id, "invited": [u["email"] for u in people]}
 
 
@@ -766,10 +766,7 @@ def remove_attendee(db: Db, user_email: str, event_id: int, email: str) -> dict:
         event_id: the event's id.
         email: the invitee's e-mail address.
     """
-    me = _user(db, user_email)
-    ev = _event(db, event_id)
-    _organizer(db, ev, me, "remove invitees")
-    _future(db, ev, "change its guests")
+    me, ev = _organised(db, user_email, event_id, "remove invitees", "change its guests")
     u = db.one("SELECT * FROM users WHERE email = ?", (email.strip().lower(),))
     if u is None or not _attendee(db, event_id, u["id"]):
         raise ToolError(f"{email} is not invited to '{ev['title']}'.")
@@ -830,10 +827,7 @@ def book_room(db: Db, user_email: str, event_id: int, room_name: str) -> dict:
         event_id: the event's id.
         room_name: the room's name.
     """
-    me = _user(db, user_email)
-    ev = _event(db, event_id)
-    _organizer(db, ev, me, "book a room for it")
-    _future(db, ev, "book a room")
+    me, ev = _organised(db, user_email, event_id, "book a room for it", "book a room")
     b = _active_booking(db, event_id)
     if b:
         raise ToolError(f"'{ev['title']}' already has room {b['room_name']}; release it first (release_room) to switch rooms.")
@@ -853,10 +847,7 @@ def release_room(db: Db, user_email: str, event_id: int) -> dict:
         user_email: the acting person's e-mail address (the organiser).
         event_id: the event's id.
     """
-    me = _user(db, user_email)
-    ev = _event(db, event_id)
-    _organizer(db, ev, me, "release its room")
-    _future(db, ev, "release its room")
+    me, ev = _organised(db, user_email, event_id, "release its room", "release its room")
     b = _active_booking(db, event_id)
     if b is None:
         raise ToolError(f"'{ev['title']}' has no room booked.")
@@ -871,9 +862,8 @@ def release_room(db: Db, user_email: str, event_id: int) -> dict:
 
 def _series(db: Db, series_id: int, me: dict[str, Any]) -> dict[str, Any]:
     s = db.one("SELECT s.*, u.full_name AS organizer_name FROM event_series s JOIN users u ON u.id = s.organizer_id "
-               "WHERE s.id = ?", (series_id,))
-    if s is None:
-        raise ToolError(f"No series {series_id}; list_series shows yours.")
+               "WHERE s.id = ?", (series_id,),
+               missing=f"No series {series_id}; list_series shows yours.")
     if s["organizer_id"] != me["id"]:
         raise ToolError(f"Only the series organiser, {s['organizer_name']}, can change it.")
     if s["status"] != "active":
@@ -912,7 +902,7 @@ def create_weekly_series(db: Db, user_email: str, calendar_id: int, title: str, 
     if not title.strip():
         raise ToolError("Give the series a title.")
     t = _hm(start_time, "start_time")
-    d1, d2 = _date(first_date, "first_date"), _date(until_date, "until_date")
+    d1, d2 = parse_day(first_date, "first_date"), parse_day(until_date, "until_date")
     d = d1 + timedelta(days=(weekday - d1.weekday()) % 7)
     days = []
     while d <= d2:
@@ -941,9 +931,7 @@ def create_weekly_series(db: Db, user_email: str, calendar_id: int, title: str, 
                                    "occurrence_date": day.isoformat(), "title": title.strip(), "description": "",
                                    "location": r["name"] if r else "", "start_at": s, "end_at": e, "status": "confirmed",
                                    "created_at": now, "updated_at": now, "cancelled_at": None})
-        for u in people:
-            db.insert("attendees", {"event_id": eid, "user_id": u["id"], "response": "needs_action", "is_optional": 0,
-                                    "responded_at": None})
+        _invite(db, eid, people, 0)
         if r:
             db.insert("room_bookings", {"event_id": eid, "room_id": r["id"], "start_at": s, "end_at": e,
                                         "status": "active", "booked_at": now})
@@ -967,11 +955,10 @@ def cancel_occurrence(db: Db, user_email: str, series_id: int, occurrence_date: 
     """
     me = _user(db, user_email)
     s = _series(db, series_id, me)
-    d = _date(occurrence_date, "occurrence_date").isoformat()
+    d = parse_day(occurrence_date, "occurrence_date").isoformat()
     ev = db.one("SELECT e.*, u.full_name AS organizer_name, u.email AS organizer_email FROM events e JOIN users u "
-                "ON u.id = e.organizer_id WHERE e.series_id = ? AND e.occurrence_date = ?", (series_id, d))
-    if ev is None:
-        raise ToolError(f"'{s['title']}' has no occurrence on {d}; it meets on {WEEKDAYS[s['weekday']]}s.")
+                "ON u.id = e.organizer_id WHERE e.series_id = ? AND e.occurrence_date = ?", (series_id, d),
+                missing=f"'{s['title']}' has no occurrence on {d}; it meets on {WEEKDAYS[s['weekday']]}s.")
     _future(db, ev, "cancel it")
     n = _cancel(db, ev, me, reason)
     _exception(db, ev, "cancelled")
@@ -990,7 +977,7 @@ def end_series(db: Db, user_email: str, series_id: int, last_date: str) -> dict:
     """
     me = _user(db, user_email)
     s = _series(db, series_id, me)
-    d = _date(last_date, "last_date")
+    d = parse_day(last_date, "last_date")
     if d < db.today():
         raise ToolError("last_date cannot be in the past.")
     if d.isoformat() >= s["until_date"]:
@@ -1000,8 +987,7 @@ def end_series(db: Db, user_email: str, series_id: int, last_date: str) -> dict:
                      (series_id, d.isoformat()))
     now = _now(db)
     for ev in later:
-        db.execute("UPDATE events SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?", (now, now, ev["id"]))
-        db.execute("UPDATE room_bookings SET status = 'released' WHERE event_id = ? AND status = 'active'", (ev["id"],))
+        _call_off(db, ev["id"], now)
     db.execute("UPDATE event_series SET status = 'ended', until_date = ? WHERE id = ?", (d.isoformat(), series_id))
     if later:
         for a in db.query("SELECT DISTINCT user_id FROM attendees WHERE event_id = ?", (later[0]["id"],)):
@@ -1122,7 +1108,7 @@ def add_time_off(db: Db, user_email: str, start_date: str, end_date: str,
         note: an optional note.
     """
     me = _user(db, user_email)
-    d1, d2 = _date(start_date, "start_date"), _date(end_date, "end_date")
+    d1, d2 = parse_day(start_date, "start_date"), parse_day(end_date, "end_date")
     if d2 < d1:
         raise ToolError("end_date is before start_date.")
     if d2 < db.today():

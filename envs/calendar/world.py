@@ -25,6 +25,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -52,13 +53,10 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z]", "", unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower())
 
 
-def _ts(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx, self.rng, self.fk = ctx, ctx.rng, ctx.faker
+        self.tools = ctx.tools  # the notices the tools send, worded the same way
         self.now = ctx.clock
         self.t: dict[str, list[Row]] = {k: [] for k in [
             "users", "working_hours", "calendars", "calendar_shares", "rooms", "event_series", "events",
@@ -189,10 +187,11 @@ class _World:
         resp = self.ctx.weighted(opts)
         if resp == "needs_action":
             return resp, None
-        hi = min(self.now, start)
-        lo = created
-        when = lo + timedelta(seconds=self.rng.randint(60, max(61, int((hi - lo).total_seconds()) - 60)))
-        return resp, _ts(when)
+        return resp, _ts(self.between(created, min(self.now, start)))
+
+    def between(self, lo: datetime, hi: datetime) -> datetime:
+        """A moment a minute or more after ``lo`` and (when there is room) before ``hi``."""
+        return lo + timedelta(seconds=self.rng.randint(60, max(61, int((hi - lo).total_seconds()) - 60)))
 
     def meeting(self, org: Row, start: datetime, minutes: int, invitees: list[Row], series: Row | None = None,
                 title: str | None = None, room: Row | None | bool = True, cancel: bool | None = None) -> Row:
@@ -205,8 +204,7 @@ class _World:
         cancelled = (ctx.chance(0.07) if cancel is None else cancel)
         cancelled_at = None
         if cancelled:
-            hi = min(self.now, start)
-            cancelled_at = created + timedelta(seconds=self.rng.randint(60, max(61, int((hi - created).total_seconds()) - 60)))
+            cancelled_at = self.between(created, min(self.now, start))
         ev = self.add("events", {
             "calendar_id": series["calendar_id"] if series else self.primary[org["id"]]["id"], "organizer_id": org["id"],
             "series_id": series["id"] if series else None, "occurrence_date": day if series else None,
@@ -223,11 +221,11 @@ class _World:
             going += resp != "declined"
             if not cancelled and start > self.now and resp == "needs_action":
                 self.add("notifications", {"user_id": u["id"], "event_id": ev["id"], "kind": "invited",
-                                           "message": f"{org['full_name']} invited you to '{ev['title']}' on {day} at {_ts(start)[11:16]}.",
+                                           "message": self.tools._invitation(org, ev["title"], ev["start_at"]),
                                            "is_read": 0, "created_at": _ts(created)})
             if cancelled and start > self.now:
                 self.add("notifications", {"user_id": u["id"], "event_id": ev["id"], "kind": "cancelled",
-                                           "message": f"{org['full_name']} cancelled '{ev['title']}' on {day} at {_ts(start)[11:16]}.",
+                                           "message": self.tools._cancellation(org, ev["title"], ev["start_at"]),
                                            "is_read": int(ctx.chance(0.4)), "created_at": _ts(cancelled_at)})
         r = room if isinstance(room, dict) else (self.room_for(going, _ts(start), _ts(end)) if room and ctx.chance(0.55) else None)
         if r is not None:

@@ -13,8 +13,9 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, filters, parse_day, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
 
 MAX_RENTAL_DAYS = 30
@@ -34,49 +35,33 @@ ResStatus = Literal["reserved", "picked_up", "returned", "cancelled", "no_show"]
 # ----------------------------------------------------------------------------------------------
 
 
-def _money(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100.0, 2)
-
-
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-05-20' (got {value!r})") from None
+    return parse_day(value, what, "2026-05-20")
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT c.*, l.license_number, l.issuing_state, l.expires_on AS license_expires_on FROM customers c "
-                 "LEFT JOIN driver_licenses l ON l.customer_id = c.id WHERE lower(c.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No customer with e-mail {email!r}. Ask for the e-mail address on their rental profile.")
-    return row
+    return db.one("SELECT c.*, l.license_number, l.issuing_state, l.expires_on AS license_expires_on FROM customers c "
+                  "LEFT JOIN driver_licenses l ON l.customer_id = c.id WHERE lower(c.email) = lower(?)", (email.strip(),),
+                  missing=f"No customer with e-mail {email!r}. Ask for the e-mail address on their rental profile.")
 
 
 def _agent(db: Db, email: str) -> dict[str, Any]:
     row = db.one("SELECT a.*, l.code AS location_code, l.name AS location_name FROM agents a "
-                 "JOIN locations l ON l.id = a.location_id WHERE lower(a.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No agent with e-mail {email!r}.")
+                 "JOIN locations l ON l.id = a.location_id WHERE lower(a.email) = lower(?)", (email.strip(),),
+                 missing=f"No agent with e-mail {email!r}.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']}'s staff account is deactivated.")
     return row
 
 
 def _location(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM locations WHERE upper(code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No location with code {code!r}; list_locations shows the codes.")
-    return row
+    return db.one("SELECT * FROM locations WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No location with code {code!r}; list_locations shows the codes.")
 
 
 def _class(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM vehicle_classes WHERE upper(code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No vehicle class {code!r}; list_vehicle_classes shows the codes.")
-    return row
+    return db.one("SELECT * FROM vehicle_classes WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No vehicle class {code!r}; list_vehicle_classes shows the codes.")
 
 
 _RES_SQL = ("SELECT r.*, c.email AS customer_email, c.first_name || ' ' || c.last_name AS customer_name, "
@@ -88,18 +73,37 @@ _RES_SQL = ("SELECT r.*, c.email AS customer_email, c.first_name || ' ' || c.las
 
 
 def _res(db: Db, code: str) -> dict[str, Any]:
-    row = db.one(_RES_SQL + "WHERE upper(r.code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No reservation with code {code!r}; codes look like 'RKT4821'.")
-    return row
+    return db.one(_RES_SQL + "WHERE upper(r.code) = upper(?)", (code.strip(),),
+                  missing=f"No reservation with code {code!r}; codes look like 'RKT4821'.")
 
 
-def _own_res(db: Db, customer: dict[str, Any], code: str) -> dict[str, Any]:
+def _own_res(db: Db, customer_email: str, code: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The acting customer and one of their reservations."""
+    customer = _customer(db, customer_email)
     r = _res(db, code)
     if r["customer_id"] != customer["id"]:
         raise ToolError(f"Reservation {code} is not one of {customer['first_name']} {customer['last_name']}'s; "
                         "list_reservations shows theirs.")
+    return customer, r
+
+
+def _counter_res(db: Db, agent_email: str, code: str, where: Literal["pickup", "return"],
+                 what: str) -> dict[str, Any]:
+    """A reservation handled by the acting agent, who must work at its ``where`` location."""
+    a = _agent(db, agent_email)
+    r = _res(db, code)
+    _at_location(a, r[f"{where}_location_id"], what)
     return r
+
+
+def _span(r: dict[str, Any]) -> tuple[date, date]:
+    """A reservation's pickup and return dates."""
+    return date.fromisoformat(r["pickup_date"]), date.fromisoformat(r["return_date"])
+
+
+def _vehicle(db: Db, plate: str) -> dict[str, Any]:
+    return db.one("SELECT * FROM vehicles WHERE upper(plate) = upper(?)", (plate.strip(),),
+                  missing=f"No vehicle with plate {plate!r}.")
 
 
 def _reserved(r: dict[str, Any], what: str) -> None:
@@ -185,6 +189,15 @@ def _extra_free(db: Db, location_id: int, extra_id: int, d1: date, d2: date, qty
     return True
 
 
+def _short_extra(db: Db, r: dict[str, Any], d1: date, d2: date) -> str | None:
+    """The first extra on a reservation that its pickup location cannot supply from d1 to d2, if any."""
+    for x in db.query("SELECT x.extra_id, x.quantity, e.name FROM reservation_extras x JOIN extras e ON e.id = x.extra_id "
+                      "WHERE x.reservation_id = ?", (r["id"],)):
+        if not _extra_free(db, r["pickup_location_id"], x["extra_id"], d1, d2, x["quantity"], r["id"]):
+            return x["name"]
+    return None
+
+
 def _one_way_fee(db: Db, from_id: int, to_id: int) -> int:
     if from_id == to_id:
         return 0
@@ -200,7 +213,7 @@ def _one_way_fee(db: Db, from_id: int, to_id: int) -> int:
 
 def _breakdown(db: Db, r: dict[str, Any]) -> dict[str, int]:
     """Price parts of a reservation from its current rows."""
-    d1, d2 = date.fromisoformat(r["pickup_date"]), date.fromisoformat(r["return_date"])
+    d1, d2 = _span(r)
     days = (d2 - d1).days
     k = db.one("SELECT * FROM vehicle_classes WHERE id = ?", (r["class_id"],))
     tier = db.value("SELECT loyalty_tier FROM customers WHERE id = ?", (r["customer_id"],))
@@ -230,6 +243,13 @@ def _charge(db: Db, res_id: int, kind: str, cents: int, desc: str) -> None:
     if cents:
         db.insert("charges", {"reservation_id": res_id, "kind": kind, "amount_cents": cents, "description": desc,
                               "created_at": _now(db)})
+
+
+def _loyalty(db: Db, customer_id: int, res_id: int, points: int, reason: str) -> None:
+    """Add (or, negative, take) loyalty points and record the movement."""
+    db.execute("UPDATE customers SET loyalty_points = loyalty_points + ? WHERE id = ?", (points, customer_id))
+    db.insert("loyalty_transactions", {"customer_id": customer_id, "reservation_id": res_id, "points": points,
+                                       "reason": reason, "created_at": _now(db)})
 
 
 def _new_code(db: Db) -> str:
@@ -465,10 +485,10 @@ def list_fleet(db: Db, agent_email: str, status: Literal["available", "rented", 
     _limit(limit)
     a = _agent(db, agent_email)
     cid = _class(db, class_code)["id"] if class_code else None
+    where, params = filters(("v.status = ?", status), ("v.class_id = ?", cid))
     rows = db.query("SELECT v.plate, k.code AS class, v.make, v.model, v.year, v.color, v.status, v.mileage_km "
                     "FROM vehicles v JOIN vehicle_classes k ON k.id = v.class_id WHERE v.location_id = ? "
-                    "AND (? IS NULL OR v.status = ?) AND (? IS NULL OR v.class_id = ?) ORDER BY k.id, v.plate LIMIT ?",
-                    (a["location_id"], status, status, cid, cid, limit))
+                    f"AND {where} ORDER BY k.id, v.plate LIMIT ?", (a["location_id"], *params, limit))
     return {"location": a["location_code"], "count": len(rows), "vehicles": rows}
 
 
@@ -482,9 +502,8 @@ def get_vehicle(db: Db, agent_email: str, plate: str) -> dict:
     """
     _agent(db, agent_email)
     v = db.one("SELECT v.*, k.code AS class_code, l.code AS location_code FROM vehicles v JOIN vehicle_classes k ON "
-               "k.id = v.class_id JOIN locations l ON l.id = v.location_id WHERE upper(v.plate) = upper(?)", (plate.strip(),))
-    if v is None:
-        raise ToolError(f"No vehicle with plate {plate!r}.")
+               "k.id = v.class_id JOIN locations l ON l.id = v.location_id WHERE upper(v.plate) = upper(?)", (plate.strip(),),
+               missing=f"No vehicle with plate {plate!r}.")
     upcoming = db.query("SELECT code, status, pickup_date, return_date FROM reservations WHERE vehicle_id = ? AND status "
                         "IN ('reserved', 'picked_up') ORDER BY pickup_date", (v["id"],))
     damage = db.query("SELECT severity, description, estimated_cost_cents, reported_at FROM damage_reports "
@@ -574,8 +593,7 @@ def change_reservation_dates(db: Db, customer_email: str, code: str, pickup_date
         pickup_date: new pickup day, YYYY-MM-DD.
         return_date: new return day, YYYY-MM-DD.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    c, r = _own_res(db, customer_email, code)
     _reserved(r, "be changed")
     d1, d2 = _dates(db, pickup_date, return_date)
     if d1.isoformat() == r["pickup_date"] and d2.isoformat() == r["return_date"]:
@@ -588,10 +606,9 @@ def change_reservation_dates(db: Db, customer_email: str, code: str, pickup_date
         if v is None:
             raise ToolError(f"No {k['name']} is free at the pickup location from {d1.isoformat()} to {d2.isoformat()}.")
         vid = v["id"]
-    for x in db.query("SELECT x.extra_id, x.quantity, e.name FROM reservation_extras x JOIN extras e ON e.id = x.extra_id "
-                      "WHERE x.reservation_id = ?", (r["id"],)):
-        if not _extra_free(db, r["pickup_location_id"], x["extra_id"], d1, d2, x["quantity"], r["id"]):
-            raise ToolError(f"Not enough {x['name']} stock on the new dates; remove it first or choose other dates.")
+    short = _short_extra(db, r, d1, d2)
+    if short:
+        raise ToolError(f"Not enough {short} stock on the new dates; remove it first or choose other dates.")
     db.execute("UPDATE reservations SET pickup_date = ?, return_date = ?, vehicle_id = ? WHERE id = ?",
                (d1.isoformat(), d2.isoformat(), vid, r["id"]))
     price = _reprice(db, r["id"])
@@ -609,8 +626,7 @@ def set_reservation_insurance(db: Db, customer_email: str, code: str, insurance_
         code: the reservation code.
         insurance_code: "LDW", "PREMIUM" or "NONE" to drop insurance.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    _, r = _own_res(db, customer_email, code)
     _reserved(r, "change its insurance")
     ins_id = None if insurance_code == "NONE" else db.value("SELECT id FROM insurance_options WHERE code = ?",
                                                             (insurance_code,))
@@ -632,8 +648,7 @@ def add_extra(db: Db, customer_email: str, code: str, extra_code: ExtraCode, qua
         extra_code: "CHILD_SEAT", "GPS", "SKI_RACK" or "TOLL_PASS".
         quantity: how many to add (default 1).
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    _, r = _own_res(db, customer_email, code)
     _reserved(r, "change its extras")
     if quantity < 1:
         raise ToolError("quantity must be at least 1.")
@@ -642,7 +657,7 @@ def add_extra(db: Db, customer_email: str, code: str, extra_code: ExtraCode, qua
     total = quantity + (have["quantity"] if have else 0)
     if total > e["max_per_rental"]:
         raise ToolError(f"At most {e['max_per_rental']} {e['name']} per rental; this reservation would have {total}.")
-    d1, d2 = date.fromisoformat(r["pickup_date"]), date.fromisoformat(r["return_date"])
+    d1, d2 = _span(r)
     if not _extra_free(db, r["pickup_location_id"], e["id"], d1, d2, total, r["id"]):
         raise ToolError(f"{r['pickup_code']} does not have {total} {e['name']} free for the whole rental.")
     if have:
@@ -661,8 +676,7 @@ def remove_extra(db: Db, customer_email: str, code: str, extra_code: ExtraCode) 
         code: the reservation code.
         extra_code: the extra's code.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    _, r = _own_res(db, customer_email, code)
     _reserved(r, "change its extras")
     n = db.execute("DELETE FROM reservation_extras WHERE reservation_id = ? AND extra_id = "
                    "(SELECT id FROM extras WHERE code = ?)", (r["id"], extra_code))
@@ -681,8 +695,7 @@ def change_return_location(db: Db, customer_email: str, code: str, return_locati
         code: the reservation code.
         return_location_code: the new return location's code.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    _, r = _own_res(db, customer_email, code)
     _reserved(r, "change its return location")
     ret = _location(db, return_location_code)
     if ret["id"] == r["return_location_id"]:
@@ -702,16 +715,13 @@ def cancel_reservation(db: Db, customer_email: str, code: str) -> dict:
         customer_email: the customer's e-mail address.
         code: the reservation code.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    c, r = _own_res(db, customer_email, code)
     _reserved(r, "be cancelled")
     fee = r["daily_rate_cents"] if r["pickup_date"] <= (db.today() + timedelta(days=1)).isoformat() else 0
     db.execute("UPDATE reservations SET status = 'cancelled', cancelled_at = ? WHERE id = ?", (_now(db), r["id"]))
     _charge(db, r["id"], "cancellation", fee, "Late cancellation fee")
     if r["points_redeemed"]:
-        db.execute("UPDATE customers SET loyalty_points = loyalty_points + ? WHERE id = ?", (r["points_redeemed"], c["id"]))
-        db.insert("loyalty_transactions", {"customer_id": c["id"], "reservation_id": r["id"],
-                                           "points": r["points_redeemed"], "reason": "refunded", "created_at": _now(db)})
+        _loyalty(db, c["id"], r["id"], r["points_redeemed"], "refunded")
     return {"code": r["code"], "status": "cancelled", "cancellation_fee": _money(fee),
             "points_returned": r["points_redeemed"]}
 
@@ -726,8 +736,7 @@ def redeem_points(db: Db, customer_email: str, code: str, points: int) -> dict:
         code: the reservation code.
         points: how many points to redeem, a multiple of 500.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    c, r = _own_res(db, customer_email, code)
     _reserved(r, "take loyalty points")
     if points <= 0 or points % POINTS_STEP:
         raise ToolError(f"points must be a positive multiple of {POINTS_STEP} (got {points}).")
@@ -738,9 +747,7 @@ def redeem_points(db: Db, customer_email: str, code: str, points: int) -> dict:
         raise ToolError(f"At most half of the ${r['rental_cents'] / 100:,.2f} rental can be paid with points; at most "
                         f"{max(cap, 0)} more points can be used on {r['code']}.")
     db.execute("UPDATE reservations SET points_redeemed = points_redeemed + ? WHERE id = ?", (points, r["id"]))
-    db.execute("UPDATE customers SET loyalty_points = loyalty_points - ? WHERE id = ?", (points, c["id"]))
-    db.insert("loyalty_transactions", {"customer_id": c["id"], "reservation_id": r["id"], "points": -points,
-                                       "reason": "redeemed", "created_at": _now(db)})
+    _loyalty(db, c["id"], r["id"], -points, "redeemed")
     return {"code": r["code"], "points_redeemed": r["points_redeemed"] + points,
             "points_left": c["loyalty_points"] - points, **_reprice(db, r["id"])}
 
@@ -788,8 +795,7 @@ def extend_rental(db: Db, customer_email: str, code: str, new_return_date: str) 
         code: the reservation code.
         new_return_date: the new return day, YYYY-MM-DD, after the current one.
     """
-    c = _customer(db, customer_email)
-    r = _own_res(db, c, code)
+    c, r = _own_res(db, customer_email, code)
     if r["status"] != "picked_up":
         raise ToolError(f"Reservation {r['code']} is {r['status'].replace('_', ' ')}; only a car that is out can be "
                         "extended (change_reservation_dates changes a booking not yet picked up).")
@@ -804,10 +810,9 @@ def extend_rental(db: Db, customer_email: str, code: str, new_return_date: str) 
     if not _vehicle_free(db, r["vehicle_id"], d1, d2, r["id"]):
         raise ToolError(f"The car ({r['plate']}) is booked by someone else before {d2.isoformat()}; it must be "
                         f"returned by {r['return_date']}.")
-    for x in db.query("SELECT x.extra_id, x.quantity, e.name FROM reservation_extras x JOIN extras e ON e.id = x.extra_id "
-                      "WHERE x.reservation_id = ?", (r["id"],)):
-        if not _extra_free(db, r["pickup_location_id"], x["extra_id"], d1, d2, x["quantity"], r["id"]):
-            raise ToolError(f"The {x['name']} is booked by someone else before {d2.isoformat()}.")
+    short = _short_extra(db, r, d1, d2)
+    if short:
+        raise ToolError(f"The {short} is booked by someone else before {d2.isoformat()}.")
     db.execute("UPDATE reservations SET return_date = ? WHERE id = ?", (d2.isoformat(), r["id"]))
     return {"code": r["code"], "return_date": d2.isoformat(), **_reprice(db, r["id"])}
 
@@ -826,9 +831,7 @@ def pick_up_vehicle(db: Db, agent_email: str, code: str) -> dict:
         agent_email: the agent's staff e-mail.
         code: the reservation code.
     """
-    a = _agent(db, agent_email)
-    r = _res(db, code)
-    _at_location(a, r["pickup_location_id"], "hand over this car")
+    r = _counter_res(db, agent_email, code, "pickup", "hand over this car")
     _reserved(r, "be picked up")
     if r["pickup_date"] != db.today().isoformat():
         when = "was" if r["pickup_date"] < db.today().isoformat() else "is"
@@ -836,7 +839,7 @@ def pick_up_vehicle(db: Db, agent_email: str, code: str) -> dict:
                         "only (change the dates, or mark a missed pickup as a no-show).")
     c = _customer(db, r["customer_email"])
     k = db.one("SELECT * FROM vehicle_classes WHERE id = ?", (r["class_id"],))
-    _check_driver(c, k, date.fromisoformat(r["pickup_date"]), date.fromisoformat(r["return_date"]))
+    _check_driver(c, k, *_span(r))
     v = db.one("SELECT * FROM vehicles WHERE id = ?", (r["vehicle_id"],))
     if v["status"] != "available" or v["location_id"] != r["pickup_location_id"]:
         raise ToolError(f"The assigned vehicle {v['plate']} is {v['status']}; assign another with swap_vehicle.")
@@ -858,14 +861,11 @@ def swap_vehicle(db: Db, agent_email: str, code: str, plate: str) -> dict:
         code: the reservation code.
         plate: the plate of the vehicle to assign.
     """
-    a = _agent(db, agent_email)
-    r = _res(db, code)
-    _at_location(a, r["pickup_location_id"], "change this reservation's vehicle")
+    r = _counter_res(db, agent_email, code, "pickup", "change this reservation's vehicle")
     _reserved(r, "get another vehicle")
     v = db.one("SELECT v.*, k.daily_rate_cents, k.min_age, k.name AS class_name FROM vehicles v JOIN vehicle_classes k "
-               "ON k.id = v.class_id WHERE upper(v.plate) = upper(?)", (plate.strip(),))
-    if v is None:
-        raise ToolError(f"No vehicle with plate {plate!r}.")
+               "ON k.id = v.class_id WHERE upper(v.plate) = upper(?)", (plate.strip(),),
+               missing=f"No vehicle with plate {plate!r}.")
     if v["id"] == r["vehicle_id"]:
         raise ToolError(f"{v['plate']} is already assigned to {r['code']}.")
     if v["location_id"] != r["pickup_location_id"] or v["status"] != "available":
@@ -873,7 +873,7 @@ def swap_vehicle(db: Db, agent_email: str, code: str, plate: str) -> dict:
     if v["daily_rate_cents"] < r["daily_rate_cents"]:
         raise ToolError(f"{v['plate']} is a {v['class_name']}, below the booked {r['class_name']}; choose the same "
                         "class or an upgrade.")
-    d1, d2 = date.fromisoformat(r["pickup_date"]), date.fromisoformat(r["return_date"])
+    d1, d2 = _span(r)
     c = _customer(db, r["customer_email"])
     if _age(c["date_of_birth"], d1) < v["min_age"]:
         raise ToolError(f"The driver is under {v['min_age']}, the minimum age for a {v['class_name']}.")
@@ -897,9 +897,7 @@ def return_vehicle(db: Db, agent_email: str, code: str, mileage_km: int, fuel_fu
         mileage_km: the odometer reading in km (not less than at pickup).
         fuel_full: whether the tank is full.
     """
-    a = _agent(db, agent_email)
-    r = _res(db, code)
-    _at_location(a, r["return_location_id"], "check this car in")
+    r = _counter_res(db, agent_email, code, "return", "check this car in")
     if r["status"] != "picked_up":
         raise ToolError(f"Reservation {r['code']} is {r['status'].replace('_', ' ')}; only a picked-up car can be returned.")
     if mileage_km < r["start_mileage_km"]:
@@ -924,9 +922,7 @@ def return_vehicle(db: Db, agent_email: str, code: str, mileage_km: int, fuel_fu
     db.execute("UPDATE vehicles SET status = 'available', location_id = ?, mileage_km = ? WHERE id = ?",
                (r["return_location_id"], mileage_km, r["vehicle_id"]))
     if points > 0:
-        db.execute("UPDATE customers SET loyalty_points = loyalty_points + ? WHERE id = ?", (points, r["customer_id"]))
-        db.insert("loyalty_transactions", {"customer_id": r["customer_id"], "reservation_id": r["id"], "points": points,
-                                           "reason": "earned", "created_at": _now(db)})
+        _loyalty(db, r["customer_id"], r["id"], points, "earned")
     return {"code": r["code"], "status": "returned", "distance_km": mileage_km - r["start_mileage_km"],
             "late_days": late_days, "total_billed": _money(total), "points_earned": points}
 
@@ -940,9 +936,7 @@ def mark_no_show(db: Db, agent_email: str, code: str) -> dict:
         agent_email: the agent's staff e-mail (an agent of the pickup location).
         code: the reservation code.
     """
-    a = _agent(db, agent_email)
-    r = _res(db, code)
-    _at_location(a, r["pickup_location_id"], "close this reservation")
+    r = _counter_res(db, agent_email, code, "pickup", "close this reservation")
     _reserved(r, "be marked as a no-show")
     if r["pickup_date"] >= db.today().isoformat():
         raise ToolError(f"{r['code']}'s pickup date is {r['pickup_date']}; a no-show can only be recorded after the "
@@ -968,9 +962,7 @@ def report_damage(db: Db, agent_email: str, plate: str, severity: Literal["minor
         reservation_code: the returned rental during which it happened, if known.
     """
     a = _agent(db, agent_email)
-    v = db.one("SELECT * FROM vehicles WHERE upper(plate) = upper(?)", (plate.strip(),))
-    if v is None:
-        raise ToolError(f"No vehicle with plate {plate!r}.")
+    v = _vehicle(db, plate)
     _at_location(a, v["location_id"], "report damage on this vehicle")
     if v["status"] == "rented":
         raise ToolError(f"{v['plate']} is out on rental; inspect it when it is returned.")
@@ -1012,9 +1004,7 @@ def set_vehicle_status(db: Db, agent_email: str, plate: str, status: Literal["av
         status: "available", "maintenance" or "retired".
     """
     a = _agent(db, agent_email)
-    v = db.one("SELECT * FROM vehicles WHERE upper(plate) = upper(?)", (plate.strip(),))
-    if v is None:
-        raise ToolError(f"No vehicle with plate {plate!r}.")
+    v = _vehicle(db, plate)
     _at_location(a, v["location_id"], "change this vehicle's status")
     if v["status"] in ("rented", "retired"):
         raise ToolError(f"{v['plate']} is {v['status']} and its status cannot be changed.")

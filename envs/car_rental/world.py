@@ -24,6 +24,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -55,25 +56,13 @@ INSURANCE = [(1, "LDW", "Loss Damage Waiver", 1999, 100000, "Covers damage to th
              (2, "PREMIUM", "Premium Protection", 3499, 0, "Covers all damage to the car with no deductible.")]
 EXTRAS = [(1, "CHILD_SEAT", "Child seat", 1200, 3), (2, "GPS", "GPS navigator", 900, 1),
           (3, "SKI_RACK", "Ski rack", 1500, 1), (4, "TOLL_PASS", "Toll pass", 600, 1)]
-TIER_DISCOUNT = {"basic": 0, "silver": 5, "gold": 10}
 COLORS = ["white", "black", "silver", "gray", "blue", "red"]
 STATES = ["CA", "CA", "CA", "NV", "OR", "WA", "AZ", "NY", "TX"]
 
 
-def _iso(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
-def rental_price(daily: int, weekend: int, d1: date, d2: date, tier: str) -> int:
-    total, d = 0, d1
-    while d < d2:
-        total += weekend if d.weekday() >= 5 else daily
-        d += timedelta(days=1)
-    return total * (100 - TIER_DISCOUNT[tier]) // 100
-
-
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, fk = ctx.rng, ctx.faker
+    tools = ctx.tools  # the rental price, driver age, fuel charge and code letters the tools use
     today = ctx.today
     clock = ctx.clock
 
@@ -165,12 +154,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             add_customer(c["first_name"], c["last_name"])
     lic = {l["customer_id"]: l for l in licenses}
 
-    def age_on(c: Row, d: date) -> int:
-        b = date.fromisoformat(c["date_of_birth"])
-        return d.year - b.year - ((d.month, d.day) < (b.month, b.day))
-
     def can_drive(c: Row, class_id: int, d1: date, d2: date) -> bool:
-        return lic[c["id"]]["expires_on"] >= d2.isoformat() and age_on(c, d1) >= cls[class_id]["min_age"]
+        old_enough = tools._age(c["date_of_birth"], d1) >= cls[class_id]["min_age"]
+        return lic[c["id"]]["expires_on"] >= d2.isoformat() and old_enough
 
     # ---- reservations -----------------------------------------------------------------------------
     busy: dict[int, list[tuple[date, date]]] = {v["id"]: [] for v in vehicles}
@@ -205,11 +191,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         days = (d2 - d1).days
         ret_loc = ret_loc or v["location_id"]
         insurance_id = (rng.choice([None, None, 1, 2]) if ins == -1 else ins)
-        rental = rental_price(k["daily_rate_cents"], k["weekend_rate_cents"], d1, d2, c["loyalty_tier"])
+        rental = tools._rental_cents(k, d1, d2, c["loyalty_tier"])
         one_way = route_fee.get((v["location_id"], ret_loc), 0) if ret_loc != v["location_id"] else 0
         rid = len(reservations) + 1
-        code = ctx.unique(lambda: f"R{rng.choice('BCDFGHJKLMNPQRSTVWXZ')}{rng.choice('BCDFGHJKLMNPQRSTVWXZ')}"
-                          f"{rng.randint(1000, 9999)}", codes)
+        code = ctx.unique(lambda: f"R{rng.choice(tools.LETTERS)}{rng.choice(tools.LETTERS)}{rng.randint(1000, 9999)}",
+                          codes)
         ex_total, chosen = 0, []
         if with_extras and rng.random() < 0.35:
             e = ctx.pick(extras)
@@ -242,7 +228,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             charges.append({"id": len(charges) + 1, "reservation_id": r["id"], "kind": kind, "amount_cents": cents,
                             "description": desc, "created_at": _iso(at)})
 
-    active_vehicles = [v for v in vehicles if v["status"] == "available"]
     # past rentals, per vehicle in time order (round trips)
     for v in vehicles:
         d = today - timedelta(days=rng.randint(20, 32))
@@ -270,8 +255,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 add_charge(r, "extras", r["_ex_total"], "Extras", ret)
                 total = r["estimated_total_cents"]
                 if rng.random() < 0.15:
-                    add_charge(r, "fuel", 7500, "Refuelling - returned without a full tank", ret)
-                    total += 7500
+                    add_charge(r, "fuel", tools.FUEL_CHARGE_CENTS, "Refuelling - returned without a full tank", ret)
+                    total += tools.FUEL_CHARGE_CENTS
                 pts = total // 100
                 loyalty.append({"id": len(loyalty) + 1, "customer_id": c["id"], "reservation_id": r["id"],
                                 "points": pts, "reason": "earned", "created_at": _iso(ret)})

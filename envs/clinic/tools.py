@@ -12,7 +12,8 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, check_limit, like_contains, tool
+from awm.tooling import iso_seconds as _fmt
 
 # ---------------------------------------------------------------------------------------------
 # constants and small helpers
@@ -28,10 +29,6 @@ CONTROLLED_MAX_QUANTITY = 30
 BLOCKING = ("scheduled", "checked_in", "completed")
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
-
-
-def _fmt(dt: datetime) -> str:
-    return dt.strftime(ISO)
 
 
 def _parse_dt(value: str, field: str) -> datetime:
@@ -59,9 +56,18 @@ def _money(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
 
-def _check_limit(limit: int, top: int = 50) -> None:
-    if not 1 <= limit <= top:
-        raise ToolError(f"limit must be between 1 and {top}, got {limit}")
+def _date_window(
+    db: Db, first_value: str, first_name: str, last_value: str, last_name: str, top_days: int, too_long: str
+) -> tuple[date, date]:
+    """Two days that bound a period: the first today or later, the last not before it, at most ``top_days`` apart."""
+    first, last = _parse_date(first_value, first_name), _parse_date(last_value, last_name)
+    if first < db.today():
+        raise ToolError(f"{first_name} is in the past")
+    if last < first:
+        raise ToolError(f"{last_name} is before {first_name}")
+    if (last - first).days > top_days:
+        raise ToolError(too_long)
+    return first, last
 
 
 def _prac_name(row: dict[str, Any]) -> str:
@@ -115,46 +121,46 @@ def _history(
 
 
 def _patient(db: Db, patient_id: int) -> dict[str, Any]:
-    row = db.one("SELECT * FROM patients WHERE id = ?", (patient_id,))
-    if row is None:
-        raise ToolError(f"no patient with id {patient_id}; find the patient with search_patients first")
-    return row
+    return db.one("SELECT * FROM patients WHERE id = ?", (patient_id,),
+                  missing=f"no patient with id {patient_id}; find the patient with search_patients first")
 
 
 def _practitioner(db: Db, practitioner_id: int) -> dict[str, Any]:
-    row = db.one(
+    return db.one(
         "SELECT pr.*, s.name AS specialty, s.code AS specialty_code FROM practitioners pr "
         "JOIN specialties s ON s.id = pr.specialty_id WHERE pr.id = ?",
         (practitioner_id,),
+        missing=f"no practitioner with id {practitioner_id}; use search_practitioners to find one",
     )
-    if row is None:
-        raise ToolError(f"no practitioner with id {practitioner_id}; use search_practitioners to find one")
-    return row
 
 
 def _appt_type(db: Db, appointment_type_id: int) -> dict[str, Any]:
-    row = db.one(
+    return db.one(
         "SELECT t.*, s.name AS specialty FROM appointment_types t JOIN specialties s ON s.id = t.specialty_id "
         "WHERE t.id = ?",
         (appointment_type_id,),
+        missing=f"no appointment type with id {appointment_type_id}; see list_appointment_types",
     )
-    if row is None:
-        raise ToolError(f"no appointment type with id {appointment_type_id}; see list_appointment_types")
-    return row
 
 
 def _appointment(db: Db, appointment_id: int) -> dict[str, Any]:
-    row = db.one("SELECT * FROM appointments WHERE id = ?", (appointment_id,))
-    if row is None:
-        raise ToolError(f"no appointment with id {appointment_id}; use list_appointments to find it")
-    return row
+    return db.one("SELECT * FROM appointments WHERE id = ?", (appointment_id,),
+                  missing=f"no appointment with id {appointment_id}; use list_appointments to find it")
+
+
+def _clinic(db: Db, clinic_id: int) -> dict[str, Any]:
+    return db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,),
+                  missing=f"no clinic with id {clinic_id}; see list_clinics")
+
+
+def _waitlist_entry(db: Db, waitlist_id: int) -> dict[str, Any]:
+    return db.one("SELECT * FROM waitlist_entries WHERE id = ?", (waitlist_id,),
+                  missing=f"no waitlist entry with id {waitlist_id}; see list_waitlist")
 
 
 def _invoice(db: Db, invoice_number: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM invoices WHERE invoice_number = ?", (invoice_number.strip().upper(),))
-    if row is None:
-        raise ToolError(f"no invoice numbered {invoice_number!r}; list_invoices shows a patient's invoices")
-    return row
+    return db.one("SELECT * FROM invoices WHERE invoice_number = ?", (invoice_number.strip().upper(),),
+                  missing=f"no invoice numbered {invoice_number!r}; list_invoices shows a patient's invoices")
 
 
 def _paid_cents(db: Db, invoice_id: int) -> int:
@@ -182,6 +188,13 @@ def _policy_on(db: Db, patient_id: int, day: date) -> dict[str, Any] | None:
     )
 
 
+def _insurer_share(fee: int, copay_cents: int, coverage_percent: int) -> tuple[int, int]:
+    """(copay, insurer's share) of a covered fee: the copay (capped at the fee), then coverage_percent of the
+    remainder, rounded down to the cent."""
+    copay = min(copay_cents, fee)
+    return copay, (fee - copay) * coverage_percent // 100
+
+
 def _coverage(db: Db, patient_id: int, atype: dict[str, Any], day: date) -> dict[str, Any]:
     """Split an appointment type's fee between insurer and patient for a visit on ``day``.
 
@@ -201,8 +214,7 @@ def _coverage(db: Db, patient_id: int, atype: dict[str, Any], day: date) -> dict
     ):
         note = f"{pol['plan_name']} does not cover {atype['name']}: the patient pays the full fee"
     else:
-        copay = min(int(pol["copay_cents"]), fee)
-        covered = (fee - copay) * int(pol["coverage_percent"]) // 100
+        copay, covered = _insurer_share(fee, int(pol["copay_cents"]), int(pol["coverage_percent"]))
         note = (
             f"{pol['plan_name']}: copay {_money(copay)}, then {pol['coverage_percent']}% of the remaining "
             f"{_money(fee - copay)} is covered"
@@ -217,9 +229,13 @@ def _coverage(db: Db, patient_id: int, atype: dict[str, Any], day: date) -> dict
     }
 
 
+def _invoice_number(year: int, seq: int) -> str:
+    return f"INV-{year}-{seq:04d}"
+
+
 def _next_invoice_number(db: Db) -> str:
     top = db.value("SELECT MAX(CAST(substr(invoice_number, 10) AS INTEGER)) FROM invoices")
-    return f"INV-{db.today().year}-{int(top or 100) + 1:04d}"
+    return _invoice_number(db.today().year, int(top or 100) + 1)
 
 
 def _create_invoice(
@@ -287,6 +303,18 @@ def _create_invoice(
     }
 
 
+def _fee_invoice(db: Db, appt: dict[str, Any], atype: dict[str, Any], kind: str, label: str) -> dict[str, Any]:
+    """The appointment type's late-cancellation fee, billed to the patient (never covered by insurance)."""
+    return _create_invoice(
+        db,
+        patient_id=appt["patient_id"],
+        appointment_id=appt["id"],
+        kind=kind,
+        description=f"{label} - {atype['name']} {appt['starts_at'][:10]}",
+        fee_cents=int(atype["late_cancel_fee_cents"]),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # scheduling engine (shared by find_available_slots, booking and rescheduling)
 # ---------------------------------------------------------------------------------------------
@@ -309,25 +337,17 @@ class _Day:
     def _overlap(a: dict[str, Any], start: str, end: str) -> bool:
         return a["starts_at"] < end and a["ends_at"] > start
 
-    def practitioner_conflict(self, prac_id: int, start: str, end: str, exclude: int | None) -> dict | None:
+    def _clash(self, column: str, value: int, start: str, end: str, exclude: int | None) -> dict | None:
         return next(
-            (
-                a
-                for a in self.appts
-                if a["practitioner_id"] == prac_id and a["id"] != exclude and self._overlap(a, start, end)
-            ),
+            (a for a in self.appts if a[column] == value and a["id"] != exclude and self._overlap(a, start, end)),
             None,
         )
 
+    def practitioner_conflict(self, prac_id: int, start: str, end: str, exclude: int | None) -> dict | None:
+        return self._clash("practitioner_id", prac_id, start, end, exclude)
+
     def patient_conflict(self, patient_id: int, start: str, end: str, exclude: int | None) -> dict | None:
-        return next(
-            (
-                a
-                for a in self.appts
-                if a["patient_id"] == patient_id and a["id"] != exclude and self._overlap(a, start, end)
-            ),
-            None,
-        )
+        return self._clash("patient_id", patient_id, start, end, exclude)
 
     def room_free(self, room_id: int, start: str, end: str, exclude: int | None) -> bool:
         return not any(
@@ -445,9 +465,8 @@ def _place(
             f"{clash['ends_at'][11:16]} that overlaps; pick another time"
         )
     if room_id is not None:
-        room = db.one("SELECT * FROM rooms WHERE id = ?", (room_id,))
-        if room is None:
-            raise ToolError(f"no room with id {room_id}; list_rooms shows a clinic's rooms")
+        room = db.one("SELECT * FROM rooms WHERE id = ?", (room_id,),
+                      missing=f"no room with id {room_id}; list_rooms shows a clinic's rooms")
         if room["clinic_id"] != block["clinic_id"]:
             raise ToolError(f"room {room['name']} is not at {block['clinic']}, where {name} works at that time")
         if not room["active"]:
@@ -576,7 +595,7 @@ def search_practitioners(
         include_inactive: also return practitioners who no longer work at the clinic.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     like_name = like_contains(name.strip()) if name else None
     like_spec = like_contains(specialty.strip()) if specialty else None
     rows = db.query(
@@ -697,8 +716,7 @@ def list_rooms(
         clinic_id: the clinic's id (see list_clinics).
         room_type: only rooms of this type.
     """
-    if db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,)) is None:
-        raise ToolError(f"no clinic with id {clinic_id}; see list_clinics")
+    _clinic(db, clinic_id)
     rows = db.query(
         "SELECT id, name, room_type, active, notes FROM rooms WHERE clinic_id = ? "
         "AND (? IS NULL OR room_type = ?) ORDER BY id",
@@ -762,7 +780,7 @@ def search_patients(db: Db, query: str | None = None, date_of_birth: str | None 
         date_of_birth: exact date of birth, ISO 'YYYY-MM-DD'.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     if not (query and query.strip()) and not date_of_birth:
         raise ToolError("give a query (name, email, phone or MRN) or a date_of_birth")
     dob = _parse_date(date_of_birth, "date_of_birth").isoformat() if date_of_birth else None
@@ -890,7 +908,7 @@ def find_available_slots(
         patient_id: also skip times when this patient already has an appointment, and check age limits.
         limit: maximum number of slots, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     atype = _appt_type(db, appointment_type_id)
     first = _parse_date(date_from, "date_from")
     last = _parse_date(date_to, "date_to") if date_to else first + timedelta(days=6)
@@ -909,8 +927,8 @@ def find_available_slots(
             "ON s.id = pr.specialty_id WHERE pr.specialty_id = ? AND pr.active = 1 ORDER BY pr.id",
             (atype["specialty_id"],),
         )
-    if clinic_id is not None and db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,)) is None:
-        raise ToolError(f"no clinic with id {clinic_id}; see list_clinics")
+    if clinic_id is not None:
+        _clinic(db, clinic_id)
     now = db.now()
     duration = timedelta(minutes=int(atype["duration_minutes"]))
     slots: list[dict[str, Any]] = []
@@ -993,7 +1011,7 @@ def list_appointments(
         status: only appointments in this status.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     lo = _parse_date(date_from, "date_from").isoformat() if date_from else None
     hi = (_parse_date(date_to, "date_to") + timedelta(days=1)).isoformat() if date_to else None
     return db.query(
@@ -1026,9 +1044,8 @@ def get_appointment(db: Db, appointment_id: int) -> dict:
     Args:
         appointment_id: the appointment's id.
     """
-    row = db.one(_APPT_SELECT + "WHERE a.id = ?", (appointment_id,))
-    if row is None:
-        raise ToolError(f"no appointment with id {appointment_id}; use list_appointments to find it")
+    row = db.one(_APPT_SELECT + "WHERE a.id = ?", (appointment_id,),
+                 missing=f"no appointment with id {appointment_id}; use list_appointments to find it")
     extra = db.one(
         "SELECT booked_at, checked_in_at, completed_at, cancelled_at, cancelled_by, "
         "cancellation_reason FROM appointments WHERE id = ?",
@@ -1077,7 +1094,7 @@ def list_waitlist(
         status: entry status; null lists all statuses.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     rows = db.query(
         "SELECT w.id, w.patient_id, p.first_name || ' ' || p.last_name AS patient, w.appointment_type_id, "
         "t.name AS appointment_type, w.practitioner_id, w.clinic_id, w.earliest_date, w.latest_date, w.status, "
@@ -1122,7 +1139,7 @@ def search_medications(db: Db, query: str, limit: int = 20) -> list[dict]:
         query: part of the medication name or class, e.g. "amoxicillin" or "statin".
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     if not query.strip():
         raise ToolError("query must not be empty")
     like = like_contains(query.strip())
@@ -1167,7 +1184,7 @@ def list_visit_notes(db: Db, patient_id: int, limit: int = 10) -> list[dict]:
         patient_id: the patient's id.
         limit: maximum number of notes, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     _patient(db, patient_id)
     return db.query(
         "SELECT n.id, n.appointment_id, a.starts_at, pr.first_name || ' ' || pr.last_name AS practitioner, "
@@ -1192,7 +1209,7 @@ def list_invoices(
         status: only invoices in this status.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     rows = db.query(
         "SELECT i.id, i.invoice_number, i.patient_id, p.first_name || ' ' || p.last_name AS patient, "
         "i.appointment_id, i.kind, i.issued_on, i.due_on, i.subtotal_cents, i.insurance_covered_cents, "
@@ -1239,7 +1256,7 @@ def list_audit_log(db: Db, entity_type: str | None = None, entity_id: int | None
         entity_id: only entries about the record with this id.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit)
     return db.query(
         "SELECT id, logged_at, action, entity_type, entity_id, details FROM audit_log "
         "WHERE (? IS NULL OR entity_type = ?) AND (? IS NULL OR entity_id = ?) "
@@ -1295,11 +1312,8 @@ def register_patient(
         raise ToolError(f"email {email!r} is not a valid address")
     if not phone.strip():
         raise ToolError("phone must not be empty")
-    if (
-        preferred_clinic_id is not None
-        and db.one("SELECT id FROM clinics WHERE id = ?", (preferred_clinic_id,)) is None
-    ):
-        raise ToolError(f"no clinic with id {preferred_clinic_id}; see list_clinics")
+    if preferred_clinic_id is not None:
+        _clinic(db, preferred_clinic_id)
     dup = db.one(
         "SELECT id, mrn FROM patients WHERE lower(first_name) = lower(?) AND lower(last_name) = lower(?) "
         "AND date_of_birth = ?",
@@ -1407,9 +1421,8 @@ def update_patient_insurance(
         raise ToolError("effective_date must be within 90 days of today")
     plan = None
     if plan_id is not None:
-        plan = db.one("SELECT * FROM insurance_plans WHERE id = ?", (plan_id,))
-        if plan is None:
-            raise ToolError(f"no insurance plan with id {plan_id}; see list_insurance_plans")
+        plan = db.one("SELECT * FROM insurance_plans WHERE id = ?", (plan_id,),
+                      missing=f"no insurance plan with id {plan_id}; see list_insurance_plans")
         if not plan["active"]:
             raise ToolError(f"plan {plan['name']} is no longer accepted by the clinic")
         if not member_id or not member_id.strip():
@@ -1676,14 +1689,7 @@ def cancel_appointment(
     )
     fee_invoice = None
     if late and atype["late_cancel_fee_cents"] > 0 and not waive_fee:
-        fee_invoice = _create_invoice(
-            db,
-            patient_id=appt["patient_id"],
-            appointment_id=appointment_id,
-            kind="late_cancellation",
-            description=f"Late cancellation fee - {atype['name']} {appt['starts_at'][:10]}",
-            fee_cents=int(atype["late_cancel_fee_cents"]),
-        )
+        fee_invoice = _fee_invoice(db, appt, atype, "late_cancellation", "Late cancellation fee")
     _audit(
         db,
         "appointment_cancelled",
@@ -1812,14 +1818,7 @@ def mark_no_show(db: Db, appointment_id: int, charge_fee: bool = True) -> dict:
     _history(db, appointment_id, "no_show")
     fee = None
     if charge_fee and atype["late_cancel_fee_cents"] > 0:
-        fee = _create_invoice(
-            db,
-            patient_id=appt["patient_id"],
-            appointment_id=appointment_id,
-            kind="no_show",
-            description=f"No-show fee - {atype['name']} {appt['starts_at'][:10]}",
-            fee_cents=int(atype["late_cancel_fee_cents"]),
-        )
+        fee = _fee_invoice(db, appt, atype, "no_show", "No-show fee")
     _audit(
         db,
         "appointment_no_show",
@@ -1877,13 +1876,9 @@ def add_time_off(db: Db, practitioner_id: int, start_date: str, end_date: str, r
         reason: why, e.g. "conference".
     """
     prac = _practitioner(db, practitioner_id)
-    first, last = _parse_date(start_date, "start_date"), _parse_date(end_date, "end_date")
-    if first < db.today():
-        raise ToolError("start_date is in the past")
-    if last < first:
-        raise ToolError("end_date is before start_date")
-    if (last - first).days > 60:
-        raise ToolError("time off longer than 60 days must be arranged with HR")
+    first, last = _date_window(
+        db, start_date, "start_date", end_date, "end_date", 60, "time off longer than 60 days must be arranged with HR"
+    )
     if not reason.strip():
         raise ToolError("give a reason")
     overlap = db.one(
@@ -1964,18 +1959,14 @@ def add_to_waitlist(
     """
     patient = _patient(db, patient_id)
     atype = _appt_type(db, appointment_type_id)
-    first, last = _parse_date(earliest_date, "earliest_date"), _parse_date(latest_date, "latest_date")
-    if first < db.today():
-        raise ToolError("earliest_date is in the past")
-    if last < first:
-        raise ToolError("latest_date is before earliest_date")
-    if (last - first).days > 90:
-        raise ToolError("the window may be at most 90 days long")
+    first, last = _date_window(
+        db, earliest_date, "earliest_date", latest_date, "latest_date", 90, "the window may be at most 90 days long"
+    )
     _eligible(patient, atype, first)
     if practitioner_id is not None:
         _qualify(_practitioner(db, practitioner_id), atype)
-    if clinic_id is not None and db.one("SELECT id FROM clinics WHERE id = ?", (clinic_id,)) is None:
-        raise ToolError(f"no clinic with id {clinic_id}; see list_clinics")
+    if clinic_id is not None:
+        _clinic(db, clinic_id)
     dup = db.one(
         "SELECT id FROM waitlist_entries WHERE patient_id = ? AND appointment_type_id = ? AND status = 'waiting'",
         (patient_id, appointment_type_id),
@@ -2019,9 +2010,7 @@ def remove_from_waitlist(db: Db, waitlist_id: int, reason: str) -> dict:
         waitlist_id: the waitlist entry's id.
         reason: why, e.g. "booked elsewhere".
     """
-    w = db.one("SELECT * FROM waitlist_entries WHERE id = ?", (waitlist_id,))
-    if w is None:
-        raise ToolError(f"no waitlist entry with id {waitlist_id}; see list_waitlist")
+    w = _waitlist_entry(db, waitlist_id)
     if w["status"] != "waiting":
         raise ToolError(f"waitlist entry {waitlist_id} is already {w['status']}")
     db.execute(
@@ -2046,9 +2035,7 @@ def book_from_waitlist(
         practitioner_id: the practitioner; defaults to the entry's preferred practitioner (required when it has none).
         room_id: a specific room; omit to let the system choose a free one.
     """
-    w = db.one("SELECT * FROM waitlist_entries WHERE id = ?", (waitlist_id,))
-    if w is None:
-        raise ToolError(f"no waitlist entry with id {waitlist_id}; see list_waitlist")
+    w = _waitlist_entry(db, waitlist_id)
     if w["status"] != "waiting":
         raise ToolError(f"waitlist entry {waitlist_id} is {w['status']}, not waiting")
     start = _parse_dt(starts_at, "starts_at")
@@ -2115,9 +2102,8 @@ def prescribe_medication(
     prac = _practitioner(db, appt["practitioner_id"])
     if not prac["can_prescribe"]:
         raise ToolError(f"{_prac_name(prac)} is not authorised to prescribe medication")
-    med = db.one("SELECT * FROM medications WHERE id = ?", (medication_id,))
-    if med is None:
-        raise ToolError(f"no medication with id {medication_id}; use search_medications")
+    med = db.one("SELECT * FROM medications WHERE id = ?", (medication_id,),
+                 missing=f"no medication with id {medication_id}; use search_medications")
     if not 1 <= quantity <= 365:
         raise ToolError("quantity must be between 1 and 365")
     if not 0 <= refills <= 11:
@@ -2195,9 +2181,8 @@ def refill_prescription(db: Db, prescription_id: int) -> dict:
         "SELECT rx.*, m.name AS medication FROM prescriptions rx JOIN medications m "
         "ON m.id = rx.medication_id WHERE rx.id = ?",
         (prescription_id,),
+        missing=f"no prescription with id {prescription_id}; see list_prescriptions",
     )
-    if rx is None:
-        raise ToolError(f"no prescription with id {prescription_id}; see list_prescriptions")
     if rx["status"] != "active":
         raise ToolError(f"prescription {prescription_id} is {rx['status']}; a new prescription is needed")
     if rx["expires_on"] < db.today().isoformat():
@@ -2226,9 +2211,8 @@ def cancel_prescription(db: Db, prescription_id: int, reason: str) -> dict:
         prescription_id: the prescription's id.
         reason: why it is cancelled.
     """
-    rx = db.one("SELECT * FROM prescriptions WHERE id = ?", (prescription_id,))
-    if rx is None:
-        raise ToolError(f"no prescription with id {prescription_id}; see list_prescriptions")
+    rx = db.one("SELECT * FROM prescriptions WHERE id = ?", (prescription_id,),
+                missing=f"no prescription with id {prescription_id}; see list_prescriptions")
     if rx["status"] != "active":
         raise ToolError(f"prescription {prescription_id} is {rx['status']}; only active prescriptions can be cancelled")
     if not reason.strip():

@@ -26,9 +26,9 @@ import re
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _fmt
 from awm.worldgen import WorldContext
 
-ISO = "%Y-%m-%dT%H:%M:%S"
 AUDIT_DAYS = 3  # the audit log holds the last few days of activity
 
 SPECIALTIES = [
@@ -552,10 +552,6 @@ ORDER = [
 
 def build(ctx: WorldContext) -> dict[str, list[dict[str, Any]]]:
     return _Builder(ctx).build()
-
-
-def _fmt(dt: datetime) -> str:
-    return dt.strftime(ISO)
 
 
 def _hm(minutes: int) -> str:
@@ -1122,8 +1118,8 @@ class _Builder:
         plan = self.plans[pol["plan_id"]]
         if not plan["active"] or (plan["id"], atype["id"]) in self.excluded:
             return fee, 0, pol["id"]
-        copay = min(plan["copay_cents"], fee)
-        return fee, (fee - copay) * plan["coverage_percent"] // 100, pol["id"]
+        _, covered = self.ctx.tools._insurer_share(fee, plan["copay_cents"], plan["coverage_percent"])
+        return fee, covered, pol["id"]
 
     # -- scheduling -------------------------------------------------------------------------------
     @staticmethod
@@ -1858,50 +1854,20 @@ class _Builder:
                 else:
                     variant = self.ctx.weighted({"ok": 6, "used_up": 1, "expired": 1, "cancelled": 1})
                 dose = CHRONIC_DOSE[med["name"]]
+                # (refills used, status, issued, last filled[, cancel reason]) of the variant
                 if variant == "ok":
                     used = self.rng.randint(0, refills - 1)
-                    made_ok += add_rx(
-                        pid,
-                        prac,
-                        None,
-                        med,
-                        dose,
-                        30,
-                        refills,
-                        used,
-                        "active",
-                        issued,
-                        issued + timedelta(days=30 * used),
-                    )
+                    course: tuple = (used, "active", issued, issued + timedelta(days=30 * used))
                 elif variant == "used_up":
                     last = min(
                         self.today - timedelta(days=self.rng.randint(3, 25)), issued + timedelta(days=30 * refills)
                     )
-                    made_bad += add_rx(pid, prac, None, med, dose, 30, refills, refills, "active", issued, last)
+                    course = (refills, "active", issued, last)
                 elif variant == "expired":
                     old = self.today - timedelta(days=self.rng.randint(380, 600))
-                    made_bad += add_rx(
-                        pid,
-                        prac,
-                        None,
-                        med,
-                        dose,
-                        30,
-                        refills,
-                        self.rng.randint(0, refills),
-                        "expired",
-                        old,
-                        old + timedelta(days=60),
-                    )
+                    course = (self.rng.randint(0, refills), "expired", old, old + timedelta(days=60))
                 else:
-                    made_bad += add_rx(
-                        pid,
-                        prac,
-                        None,
-                        med,
-                        dose,
-                        30,
-                        refills,
+                    course = (
                         self.rng.randint(0, 2),
                         "cancelled",
                         issued,
@@ -1910,6 +1876,11 @@ class _Builder:
                             ["stopped: side effects", "replaced by another medication", "stopped by the doctor"]
                         ),
                     )
+                made = add_rx(pid, prac, None, med, dose, 30, refills, *course)
+                if variant == "ok":
+                    made_ok += made
+                else:
+                    made_bad += made
             if plant and made_ok and made_bad:
                 planted += 1
         rx_rows.sort(key=lambda r: (r["issued_on"], r["patient_id"], r["medication_id"]))
@@ -1921,7 +1892,23 @@ class _Builder:
     # -- invoices and payments --------------------------------------------------------------------
     def _billing(self) -> None:
         now = self.now
+        tools = self.ctx.tools  # invoice numbers and payment terms as the tools write them
         invoices: list[dict[str, Any]] = []
+
+        def bill(a: dict, kind: str, when: datetime, desc: str, fee: int, covered: int = 0, policy=None, void=None):
+            invoices.append(
+                {
+                    "a": a,
+                    "kind": kind,
+                    "when": when,
+                    "desc": desc,
+                    "fee": fee,
+                    "covered": covered,
+                    "policy": policy,
+                    "void": void,
+                }
+            )
+
         for a in self.appts:
             atype = a["type"]
             if a["status"] == "completed" and a["day"] < self.today:
@@ -1929,59 +1916,18 @@ class _Builder:
                 when = a["completed_at"] + timedelta(minutes=self.rng.randint(1, 15))
                 desc = f"{atype['name']} {a['day'].isoformat()}"
                 if pol is not None and covered > 0 and self.ctx.chance(0.06):  # issued in error, then reissued
-                    invoices.append(
-                        {
-                            "a": a,
-                            "kind": "visit",
-                            "when": when,
-                            "desc": desc,
-                            "fee": fee,
-                            "covered": 0,
-                            "policy": None,
-                            "void": self.ctx.pick(
-                                ["billed to the wrong insurance plan; reissued", "insurance missing; reissued"]
-                            ),
-                        }
+                    void = self.ctx.pick(
+                        ["billed to the wrong insurance plan; reissued", "insurance missing; reissued"]
                     )
+                    bill(a, "visit", when, desc, fee, void=void)
                     when = when + timedelta(days=1)
-                invoices.append(
-                    {
-                        "a": a,
-                        "kind": "visit",
-                        "when": when,
-                        "desc": desc,
-                        "fee": fee,
-                        "covered": covered,
-                        "policy": pol,
-                        "void": None,
-                    }
-                )
+                bill(a, "visit", when, desc, fee, covered, pol)
             elif a["status"] == "no_show" and atype["late_cancel_fee_cents"] > 0:
-                invoices.append(
-                    {
-                        "a": a,
-                        "kind": "no_show",
-                        "when": a["no_show_at"] + timedelta(minutes=5),
-                        "desc": f"No-show fee - {atype['name']} {a['day'].isoformat()}",
-                        "fee": atype["late_cancel_fee_cents"],
-                        "covered": 0,
-                        "policy": None,
-                        "void": None,
-                    }
-                )
+                bill(a, "no_show", a["no_show_at"] + timedelta(minutes=5),
+                     f"No-show fee - {atype['name']} {a['day'].isoformat()}", atype["late_cancel_fee_cents"])
             elif a["status"] == "cancelled" and a["late_cancel"] and atype["late_cancel_fee_cents"] > 0:
-                invoices.append(
-                    {
-                        "a": a,
-                        "kind": "late_cancellation",
-                        "when": a["cancelled_at"],
-                        "desc": f"Late cancellation fee - {atype['name']} {a['day'].isoformat()}",
-                        "fee": atype["late_cancel_fee_cents"],
-                        "covered": 0,
-                        "policy": None,
-                        "void": None,
-                    }
-                )
+                bill(a, "late_cancellation", a["cancelled_at"],
+                     f"Late cancellation fee - {atype['name']} {a['day'].isoformat()}", atype["late_cancel_fee_cents"])
         invoices.sort(key=lambda inv: (inv["when"], inv["a"]["id"]))
         # the most recent visit bills stay (partly) open, so every world has balances to collect
         open_ids = [
@@ -1997,13 +1943,13 @@ class _Builder:
             status = "void" if inv["void"] else ("paid" if due == 0 else "issued")
             row = {
                 "id": i,
-                "invoice_number": f"INV-{issued.year}-{100 + i:04d}",
+                "invoice_number": tools._invoice_number(issued.year, 100 + i),
                 "patient_id": a["patient"],
                 "appointment_id": a["id"],
                 "policy_id": inv["policy"],
                 "kind": inv["kind"],
                 "issued_on": issued.isoformat(),
-                "due_on": (issued + timedelta(days=30)).isoformat(),
+                "due_on": (issued + timedelta(days=tools.INVOICE_DUE_DAYS)).isoformat(),
                 "subtotal_cents": inv["fee"],
                 "insurance_covered_cents": inv["covered"],
                 "patient_due_cents": due,

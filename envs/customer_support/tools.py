@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, dollars, filters, like_contains, to_cents, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -32,52 +32,50 @@ _TRANSITIONS = {
 # ----------------------------------------------------------------------------------------------
 
 
-def _text(value: str, what: str, lo: int = 3, hi: int = 500) -> str:
-    v = (value or "").strip()
-    if not lo <= len(v) <= hi:
-        raise ToolError(f"{what} must be {lo} to {hi} characters.")
-    return v
+def _like(text: str | None) -> str | None:
+    """A LIKE pattern for an optional search text (None when the agent gave no words)."""
+    return like_contains(text.strip()) if text and text.strip() else None
+
+
+_AGENT_SQL = ("SELECT a.*, t.code AS team_code, t.name AS team_name, r.refund_limit_cents FROM agents a JOIN teams t "
+              "ON t.id = a.team_id JOIN role_limits r ON r.role = a.role WHERE lower(a.email) = lower(?)")
 
 
 def _agent_or_none(db: Db, email: str) -> dict[str, Any] | None:
-    return db.one("SELECT a.*, t.code AS team_code, t.name AS team_name, r.refund_limit_cents FROM agents a JOIN "
-                  "teams t ON t.id = a.team_id JOIN role_limits r ON r.role = a.role WHERE lower(a.email) = lower(?)",
-                  (email.strip(),))
+    return db.one(_AGENT_SQL, (email.strip(),))
 
 
 def _agent(db: Db, email: str, what: str = "agent") -> dict[str, Any]:
-    a = _agent_or_none(db, email)
-    if a is None:
-        raise ToolError(f"No support agent with e-mail {email!r}; list_teams shows the agents.")
+    a = db.one(_AGENT_SQL, (email.strip(),),
+               missing=f"No support agent with e-mail {email!r}; list_teams shows the agents.")
     if not a["is_active"]:
         raise ToolError(f"{a['full_name']} has left the support team; act as an active agent.")
     return a
 
 
 def _contact(db: Db, email: str) -> dict[str, Any]:
-    c = db.one("SELECT c.*, o.name AS org_name, o.domain, o.plan_id, o.status AS org_status FROM contacts c JOIN "
-               "organizations o ON o.id = c.org_id WHERE lower(c.email) = lower(?)", (email.strip(),))
-    if c is None:
-        raise ToolError(f"No customer contact with e-mail {email!r}; use find_contacts.")
-    return c
+    return db.one("SELECT c.*, o.name AS org_name, o.domain, o.plan_id, o.status AS org_status FROM contacts c JOIN "
+                  "organizations o ON o.id = c.org_id WHERE lower(c.email) = lower(?)", (email.strip(),),
+                  missing=f"No customer contact with e-mail {email!r}; use find_contacts.")
 
 
 def _org(db: Db, domain: str) -> dict[str, Any]:
-    o = db.one("SELECT o.*, p.code AS plan_code, p.name AS plan_name, p.max_contacts, p.chat_support, p.phone_support "
-               "FROM organizations o JOIN plans p ON p.id = o.plan_id WHERE lower(o.domain) = lower(?)",
-               (domain.strip(),))
-    if o is None:
-        raise ToolError(f"No organisation with domain {domain!r}; find_organizations looks them up by name.")
-    return o
+    return db.one("SELECT o.*, p.code AS plan_code, p.name AS plan_name, p.max_contacts, p.chat_support, "
+                  "p.phone_support FROM organizations o JOIN plans p ON p.id = o.plan_id "
+                  "WHERE lower(o.domain) = lower(?)", (domain.strip(),),
+                  missing=f"No organisation with domain {domain!r}; find_organizations looks them up by name.")
 
 
 def _ticket(db: Db, number: int) -> dict[str, Any]:
-    t = db.one("SELECT t.*, o.plan_id, o.name AS org_name, o.domain, tm.code AS team_code, tm.name AS team_name "
-               "FROM tickets t JOIN organizations o ON o.id = t.org_id JOIN teams tm ON tm.id = t.team_id "
-               "WHERE t.number = ?", (number,))
-    if t is None:
-        raise ToolError(f"No ticket #{number}; search_tickets finds tickets by subject, organisation or requester.")
-    return t
+    return db.one("SELECT t.*, o.plan_id, o.name AS org_name, o.domain, tm.code AS team_code, tm.name AS team_name "
+                  "FROM tickets t JOIN organizations o ON o.id = t.org_id JOIN teams tm ON tm.id = t.team_id "
+                  "WHERE t.number = ?", (number,),
+                  missing=f"No ticket #{number}; search_tickets finds tickets by subject, organisation or requester.")
+
+
+def _article(db: Db, number: str) -> dict[str, Any]:
+    return db.one("SELECT * FROM kb_articles WHERE upper(number) = upper(?)", (number.strip(),),
+                  missing=f"No article {number!r}.")
 
 
 def _is_lead(a: dict[str, Any]) -> bool:
@@ -145,19 +143,18 @@ def _due(db: Db, t: dict[str, Any], priority: str) -> tuple[str, str]:
 
 
 def _tag(db: Db, name: str) -> dict[str, Any]:
-    tg = db.one("SELECT * FROM tags WHERE name = lower(?)", (name.strip(),))
-    if tg is None:
-        raise ToolError(f"No tag {name!r}; list_tags shows the tags in use (new tags are not created here).")
-    return tg
+    return db.one("SELECT * FROM tags WHERE name = lower(?)", (name.strip(),),
+                  missing=f"No tag {name!r}; list_tags shows the tags in use (new tags are not created here).")
+
+
+def _refund_number(refund_id: int) -> str:
+    """A refund's number from its row id: "RF-305" (the world builder numbers its refunds the same way)."""
+    return f"RF-{300 + refund_id}"
 
 
 def _invoice_room(db: Db, invoice_id: int) -> int:
     return db.value("SELECT i.amount_cents - COALESCE((SELECT SUM(r.amount_cents) FROM refunds r WHERE r.invoice_id = "
                     "i.id AND r.status <> 'rejected'), 0) FROM invoices i WHERE i.id = ?", (invoice_id,))
-
-
-def _money(cents: int) -> float:
-    return round(cents / 100, 2)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -174,7 +171,7 @@ def find_organizations(db: Db, query: str | None = None, plan_code: str | None =
         limit: maximum number of organisations, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    like = _like(query)
     rows = db.query("SELECT o.name, o.domain, p.code AS plan, o.status FROM organizations o JOIN plans p ON p.id = "
                     "o.plan_id WHERE (? IS NULL OR o.name LIKE ? ESCAPE '\\' OR o.domain LIKE ? ESCAPE '\\') "
                     "AND (? IS NULL OR upper(p.code) = upper(?)) ORDER BY o.name, o.id LIMIT ?",
@@ -219,7 +216,7 @@ def find_contacts(db: Db, query: str | None = None, org_domain: str | None = Non
         limit: maximum number of contacts, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    like = _like(query)
     rows = db.query("SELECT c.full_name AS name, c.email, c.role, o.name AS organization, o.domain, c.is_active AS "
                     "active FROM contacts c JOIN organizations o ON o.id = c.org_id WHERE (? IS NULL OR c.full_name "
                     "LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(o.domain) = lower(?)) "
@@ -237,7 +234,7 @@ def list_plans(db: Db) -> list[dict]:
     for p in db.query("SELECT * FROM plans ORDER BY monthly_price_cents"):
         sla = db.query("SELECT priority, first_response_minutes, resolution_hours FROM sla_policies WHERE plan_id = ? "
                        "ORDER BY first_response_minutes", (p["id"],))
-        out.append({"code": p["code"], "name": p["name"], "monthly_price": _money(p["monthly_price_cents"]),
+        out.append({"code": p["code"], "name": p["name"], "monthly_price": dollars(p["monthly_price_cents"]),
                     "max_contacts": p["max_contacts"], "chat_support": bool(p["chat_support"]),
                     "phone_support": bool(p["phone_support"]), "sla": sla})
     return out
@@ -255,7 +252,7 @@ def list_teams(db: Db) -> list[dict]:
                           "a.role WHERE a.team_id = ? ORDER BY a.id", (t["id"],))
         for a in agents:
             a["active"] = bool(a["active"])
-            a["refund_limit"] = _money(a.pop("refund_limit_cents"))
+            a["refund_limit"] = dollars(a.pop("refund_limit_cents"))
         out.append({"code": t["code"], "name": t["name"], "agents": agents})
     return out
 
@@ -283,7 +280,7 @@ def search_tickets(db: Db, text: str | None = None, status: Status | Literal["un
         limit: maximum number of tickets, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(text.strip()) if text and text.strip() else None
+    like = _like(text)
     rows = db.query(
         "SELECT t.number, t.subject, t.status, t.priority, t.channel, o.domain AS organization, c.full_name AS "
         "requester, a.full_name AS assignee, tm.code AS team, t.created_at FROM tickets t JOIN organizations o ON "
@@ -407,9 +404,9 @@ def list_invoices(db: Db, org_domain: str) -> dict:
     out = []
     for r in rows:
         room = _invoice_room(db, r["id"])
-        out.append({"number": r["number"], "period": r["period"], "amount": _money(r["amount_cents"]),
+        out.append({"number": r["number"], "period": r["period"], "amount": dollars(r["amount_cents"]),
                     "status": r["status"], "issued_on": r["issued_on"],
-                    "refunded_or_credited": _money(r["amount_cents"] - room), "refundable": _money(room)})
+                    "refunded_or_credited": dollars(r["amount_cents"] - room), "refundable": dollars(room)})
     return {"organization": o["name"], "invoices": out}
 
 
@@ -432,7 +429,7 @@ def list_refunds(db: Db, status: Literal["pending_approval", "issued", "rejected
         "(? IS NULL OR r.status = ?) AND (? IS NULL OR lower(o.domain) = lower(?)) ORDER BY r.created_at DESC, r.id "
         "DESC LIMIT ?", (status, status, org_domain, org_domain, limit))
     for r in rows:
-        r["amount"] = _money(r.pop("amount_cents"))
+        r["amount"] = dollars(r.pop("amount_cents"))
     return {"count": len(rows), "refunds": rows}
 
 
@@ -448,13 +445,12 @@ def search_kb(db: Db, query: str | None = None, section: str | None = None,
         limit: maximum number of articles, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    where, params = filters(("k.title LIKE ? ESCAPE '\\'", _like(query)), ("lower(k.section) = lower(?)", section),
+                            ("k.status = ?", status))
     rows = db.query("SELECT k.number, k.title, k.section, k.status, (SELECT COUNT(*) FROM kb_feedback f WHERE "
                     "f.article_id = k.id AND f.helpful = 1) AS helpful, (SELECT COUNT(*) FROM kb_feedback f WHERE "
-                    "f.article_id = k.id AND f.helpful = 0) AS not_helpful FROM kb_articles k WHERE (? IS NULL OR "
-                    "k.title LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(k.section) = lower(?)) "
-                    "AND (? IS NULL OR k.status = ?) ORDER BY k.number LIMIT ?",
-                    (like, like, section, section, status, status, limit))
+                    "f.article_id = k.id AND f.helpful = 0) AS not_helpful FROM kb_articles k "
+                    f"WHERE {where} ORDER BY k.number LIMIT ?", (*params, limit))
     return {"count": len(rows), "articles": rows}
 
 
@@ -466,9 +462,8 @@ def get_kb_article(db: Db, number: str) -> dict:
         number: the article number, e.g. "KB-204".
     """
     k = db.one("SELECT k.*, a.full_name AS author FROM kb_articles k JOIN agents a ON a.id = k.author_id WHERE "
-               "upper(k.number) = upper(?)", (number.strip(),))
-    if k is None:
-        raise ToolError(f"No article {number!r}; search_kb finds articles.")
+               "upper(k.number) = upper(?)", (number.strip(),),
+               missing=f"No article {number!r}; search_kb finds articles.")
     fb = db.query("SELECT c.full_name AS contact, f.helpful, f.comment, f.created_at FROM kb_feedback f JOIN contacts c "
                   "ON c.id = f.contact_id WHERE f.article_id = ? ORDER BY f.created_at", (k["id"],))
     return {"number": k["number"], "title": k["title"], "section": k["section"], "status": k["status"],
@@ -526,10 +521,9 @@ def create_ticket(db: Db, requester_email: str, subject: str, channel: Literal["
     if (channel == "chat" and not plan["chat_support"]) or (channel == "phone" and not plan["phone_support"]):
         raise ToolError(f"{c['org_name']} is on the {plan['name']} plan, which does not include {channel} support; "
                         "log it as an email ticket.")
-    team = db.one("SELECT * FROM teams WHERE upper(code) = upper(?)", (team_code.strip(),))
-    if team is None:
-        raise ToolError(f"No team {team_code!r}; the teams are T1, TECH and BILL.")
-    subj = _text(subject, "subject", 3, 200)
+    team = db.one("SELECT * FROM teams WHERE upper(code) = upper(?)", (team_code.strip(),),
+                  missing=f"No team {team_code!r}; the teams are T1, TECH and BILL.")
+    subj = clean_text(subject, "subject", 3, 200)
     now = db.now().replace(microsecond=0)
     pol = db.one("SELECT * FROM sla_policies WHERE plan_id = ? AND priority = ?", (c["plan_id"], priority))
     number = db.value("SELECT MAX(number) FROM tickets") + 1
@@ -588,7 +582,7 @@ def reply_to_ticket(db: Db, number: int, author_email: str, body: str, public: b
     """
     t = _ticket(db, number)
     _not_closed(t)
-    text = _text(body, "body", 1, 5000)
+    text = clean_text(body, "body", 1, 5000)
     if _agent_or_none(db, author_email) is not None:
         a = _team_agent(db, author_email, t)
         cid = _comment(db, t, text, public, agent_id=a["id"])
@@ -810,7 +804,7 @@ def add_contact(db: Db, org_domain: str, full_name: str, email: str, actor_email
     o = _org(db, org_domain)
     if o["status"] != "active":
         raise ToolError(f"{o['name']} is suspended; contacts cannot be added.")
-    name = _text(full_name, "full_name", 3, 100)
+    name = clean_text(full_name, "full_name", 3, 100)
     e = email.strip().lower()
     if not e.endswith("@" + o["domain"].lower()) or e.count("@") != 1 or e.startswith("@"):
         raise ToolError(f"Contacts of {o['name']} must have an e-mail address @{o['domain']}.")
@@ -887,12 +881,9 @@ def issue_refund(db: Db, invoice_number: str, amount: float, kind: Literal["refu
     a = _agent(db, actor_email, "acting agent")
     if a["team_code"] != "BILL":
         raise ToolError(f"{a['full_name']} is in {a['team_name']}; refunds and credits are issued by the Billing team.")
-    inv = db.one("SELECT * FROM invoices WHERE upper(number) = upper(?)", (invoice_number.strip(),))
-    if inv is None:
-        raise ToolError(f"No invoice {invoice_number!r}; list_invoices shows an organisation's invoices.")
-    cents = int(round(amount * 100))
-    if cents <= 0 or abs(amount * 100 - cents) > 1e-6:
-        raise ToolError("amount must be positive, in dollars with at most two decimals.")
+    inv = db.one("SELECT * FROM invoices WHERE upper(number) = upper(?)", (invoice_number.strip(),),
+                 missing=f"No invoice {invoice_number!r}; list_invoices shows an organisation's invoices.")
+    cents = to_cents(amount)
     if kind == "refund" and inv["status"] != "paid":
         raise ToolError(f"{inv['number']} is not paid yet; give a credit instead of a refund.")
     room = _invoice_room(db, inv["id"])
@@ -904,16 +895,16 @@ def issue_refund(db: Db, invoice_number: str, amount: float, kind: Literal["refu
         if t["org_id"] != inv["org_id"]:
             raise ToolError(f"Ticket #{t['number']} belongs to another organisation.")
         tid = t["id"]
-    why = _text(reason, "reason")
+    why = clean_text(reason, "reason", 3)
     status = "issued" if cents <= a["refund_limit_cents"] else "pending_approval"
     now = _now(db)
     rid = db.insert("refunds", {"number": "pending", "invoice_id": inv["id"], "ticket_id": tid, "kind": kind,
                                 "amount_cents": cents, "reason": why, "status": status, "requested_by": a["id"],
                                 "approved_by": None, "created_at": now,
                                 "decided_at": now if status == "issued" else None})
-    number = f"RF-{300 + rid}"
+    number = _refund_number(rid)
     db.execute("UPDATE refunds SET number = ? WHERE id = ?", (number, rid))
-    out = {"number": number, "status": status, "kind": kind, "amount": _money(cents)}
+    out = {"number": number, "status": status, "kind": kind, "amount": dollars(cents)}
     if status == "pending_approval":
         out["note"] = (f"Above {a['full_name']}'s limit of ${a['refund_limit_cents'] / 100:.2f}; a lead or manager "
                        "must approve it with decide_refund.")
@@ -930,9 +921,8 @@ def decide_refund(db: Db, refund_number: str, decision: Literal["approve", "reje
         decision: "approve" or "reject".
         actor_email: e-mail of the approving agent.
     """
-    r = db.one("SELECT * FROM refunds WHERE upper(number) = upper(?)", (refund_number.strip(),))
-    if r is None:
-        raise ToolError(f"No refund {refund_number!r}; list_refunds shows them.")
+    r = db.one("SELECT * FROM refunds WHERE upper(number) = upper(?)", (refund_number.strip(),),
+               missing=f"No refund {refund_number!r}; list_refunds shows them.")
     a = _agent(db, actor_email, "acting agent")
     if r["status"] != "pending_approval":
         raise ToolError(f"{r['number']} is already {r['status']}.")
@@ -944,7 +934,7 @@ def decide_refund(db: Db, refund_number: str, decision: Literal["approve", "reje
     status = "issued" if decision == "approve" else "rejected"
     db.execute("UPDATE refunds SET status = ?, approved_by = ?, decided_at = ? WHERE id = ?",
                (status, a["id"] if status == "issued" else None, _now(db), r["id"]))
-    return {"number": r["number"], "status": status, "amount": _money(r["amount_cents"])}
+    return {"number": r["number"], "status": status, "amount": dollars(r["amount_cents"])}
 
 
 @tool(write=True)
@@ -958,9 +948,7 @@ def record_kb_feedback(db: Db, article_number: str, contact_email: str, helpful:
         helpful: true if the article helped.
         comment: an optional comment.
     """
-    k = db.one("SELECT * FROM kb_articles WHERE upper(number) = upper(?)", (article_number.strip(),))
-    if k is None:
-        raise ToolError(f"No article {article_number!r}.")
+    k = _article(db, article_number)
     if k["status"] != "published":
         raise ToolError(f"{k['number']} is {k['status']}; only published articles take feedback.")
     c = _contact(db, contact_email)
@@ -979,9 +967,7 @@ def publish_kb_article(db: Db, article_number: str, actor_email: str) -> dict:
         article_number: the article, e.g. "KB-205".
         actor_email: e-mail of the reviewing lead or manager.
     """
-    k = db.one("SELECT * FROM kb_articles WHERE upper(number) = upper(?)", (article_number.strip(),))
-    if k is None:
-        raise ToolError(f"No article {article_number!r}.")
+    k = _article(db, article_number)
     a = _agent(db, actor_email, "acting agent")
     if not _is_lead(a):
         raise ToolError(f"{a['full_name']} is an agent; a lead or manager reviews and publishes articles.")

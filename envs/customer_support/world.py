@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -77,10 +78,6 @@ KB = [("Getting started", ["Inviting your team", "Setting up your workspace", "I
       ("Troubleshooting", ["Charts not loading", "Fixing empty CSV exports", "Mobile app upload problems"])]
 
 
-def _iso(t: datetime) -> str:
-    return t.replace(microsecond=0).isoformat()
-
-
 def _slug(s: str) -> str:
     return "".join(ch for ch in s.lower() if ch.isalnum())
 
@@ -124,7 +121,8 @@ def _plant_decidable_refund(ctx: WorldContext, T: dict[str, list[Row]], tid: dic
         amount = min(room, 5000 + 100 * (10 + inv["id"] % 150)) // 100 * 100  # above an agent's limit
         created = (ctx.clock - timedelta(hours=2 + inv["id"] % 20)).replace(microsecond=0)
         T["refunds"].append({
-            "id": len(T["refunds"]) + 1, "number": f"RF-{300 + len(T['refunds']) + 1}", "invoice_id": inv["id"],
+            "id": len(T["refunds"]) + 1, "number": ctx.tools._refund_number(len(T["refunds"]) + 1),
+            "invoice_id": inv["id"],
             "ticket_id": None, "kind": "refund", "amount_cents": amount, "reason": "Unused seats",
             "status": "pending_approval", "requested_by": req["id"], "approved_by": None,
             "created_at": _iso(created), "decided_at": None})
@@ -448,7 +446,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             taken[inv["id"]] = taken.get(inv["id"], 0) + amount
         org_tickets = [t for t in T["tickets"] if t["org_id"] == inv["org_id"] and t["team_id"] == tid["BILL"]]
         T["refunds"].append({
-            "id": len(T["refunds"]) + 1, "number": f"RF-{300 + len(T['refunds']) + 1}", "invoice_id": inv["id"],
+            "id": len(T["refunds"]) + 1, "number": ctx.tools._refund_number(len(T["refunds"]) + 1),
+            "invoice_id": inv["id"],
             "ticket_id": org_tickets[0]["id"] if org_tickets and ctx.chance(0.6) else None,
             "kind": ctx.pick(["refund", "credit"]), "amount_cents": amount,
             "reason": ctx.pick(["Unused seats", "Double charge", "Service outage credit", "Goodwill gesture"]),

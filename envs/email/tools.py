@@ -10,10 +10,9 @@ outside addresses leaves only the sender's copy.
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, like_contains, parse_day, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -37,16 +36,6 @@ Color = Literal["red", "orange", "yellow", "green", "blue", "purple", "gray"]
 # ----------------------------------------------------------------------------------------------
 
 
-def _date(value: str, what: str) -> date:
-    v = value.strip()
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-03-20' (got {value!r})")
-    try:
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} is not a real date (got {value!r})") from None
-
-
 def _addr(value: str, what: str = "address") -> str:
     a = value.strip().lower()
     if not EMAIL_RE.match(a):
@@ -55,17 +44,32 @@ def _addr(value: str, what: str = "address") -> str:
 
 
 def _account(db: Db, account_email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM accounts WHERE email = ?", (account_email.strip().lower(),))
-    if row is None:
-        raise ToolError(f"No mailbox for {account_email!r} on this service. Give the acting user's own "
-                        "address (use find_people to look colleagues up by name).")
+    row = db.one("SELECT * FROM accounts WHERE email = ?", (account_email.strip().lower(),),
+                 missing=f"No mailbox for {account_email!r} on this service. Give the acting user's own "
+                         "address (use find_people to look colleagues up by name).")
     if row["status"] != "active":
         raise ToolError(f"The mailbox {row['email']} is suspended; nothing can be read or changed in it.")
     return row
 
 
+def _own_rows(db: Db, account_email: str, sql: str) -> list[dict[str, Any]]:
+    """The rows of one of the acting user's lists: ``sql`` takes the mailbox's account id as its only parameter."""
+    return db.query(sql, (_account(db, account_email)["id"],))
+
+
+def _named(db: Db, table: str, account_id: int, name: str, missing: str | None = None) -> dict[str, Any] | None:
+    """The acting user's folder, label, filter, signature or contact group called ``name`` (case ignored)."""
+    return db.one(f"SELECT * FROM {table} WHERE account_id = ? AND lower(name) = lower(?)", (account_id, name.strip()),
+                  missing=missing)
+
+
+def _refuse_taken(db: Db, table: str, account_id: int, name: str, what: str) -> None:
+    if _named(db, table, account_id, name) is not None:
+        raise ToolError(f"You already have a {what} named {name!r}.")
+
+
 def _folder(db: Db, account_id: int, name: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM folders WHERE account_id = ? AND lower(name) = lower(?)", (account_id, name.strip()))
+    row = _named(db, "folders", account_id, name)
     if row is None:
         names = [r["name"] for r in db.query("SELECT name FROM folders WHERE account_id = ? ORDER BY id",
                                              (account_id,))]
@@ -77,17 +81,23 @@ def _kind_folder(db: Db, account_id: int, kind: str) -> dict[str, Any]:
     return db.one("SELECT * FROM folders WHERE account_id = ? AND kind = ?", (account_id, kind))
 
 
-def _message(db: Db, acct: dict[str, Any], message_id: int) -> dict[str, Any]:
-    row = db.one("SELECT m.*, f.name AS folder, f.kind AS folder_kind FROM messages m "
-                 "JOIN folders f ON f.id = m.folder_id WHERE m.id = ?", (message_id,))
-    if row is None or row["account_id"] != acct["id"]:
-        raise ToolError(f"There is no message {message_id} in {acct['email']}'s mailbox; you can only see your "
-                        "own mail. Use list_messages or search_messages to find message ids.")
+def _own_row(db: Db, sql: str, row_id: int, account_id: int, missing: str) -> dict[str, Any]:
+    """The row ``sql`` finds by id, if it belongs to the acting user's mailbox; else ``missing``."""
+    row = db.one(sql, (row_id,))
+    if row is None or row["account_id"] != account_id:
+        raise ToolError(missing)
     return row
 
 
+def _message(db: Db, acct: dict[str, Any], message_id: int) -> dict[str, Any]:
+    return _own_row(db, "SELECT m.*, f.name AS folder, f.kind AS folder_kind FROM messages m "
+                        "JOIN folders f ON f.id = m.folder_id WHERE m.id = ?", message_id, acct["id"],
+                    f"There is no message {message_id} in {acct['email']}'s mailbox; you can only see your "
+                    "own mail. Use list_messages or search_messages to find message ids.")
+
+
 def _label(db: Db, account_id: int, name: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM labels WHERE account_id = ? AND lower(name) = lower(?)", (account_id, name.strip()))
+    row = _named(db, "labels", account_id, name)
     if row is None:
         names = [r["name"] for r in db.query("SELECT name FROM labels WHERE account_id = ? ORDER BY name",
                                              (account_id,))]
@@ -148,6 +158,20 @@ def _name_for(db: Db, account_id: int, address: str) -> str:
     return n or ""
 
 
+def _add_recipients(db: Db, message_id: int, account_id: int, to: list[str], cc: list[str], bcc: list[str]) -> None:
+    """Record a message's recipients, named as the mailbox ``account_id`` knows them."""
+    for kind, lst in (("to", to), ("cc", cc), ("bcc", bcc)):
+        for a in lst:
+            db.insert("message_recipients", {"message_id": message_id, "kind": kind, "address": a,
+                                             "name": _name_for(db, account_id, a)})
+
+
+def _add_attachments(db: Db, message_id: int, attachments: list[dict[str, Any]]) -> None:
+    for a in attachments:
+        db.insert("attachments", {"message_id": message_id, "filename": a["filename"], "mime_type": a["mime_type"],
+                                  "size_bytes": a["size_bytes"]})
+
+
 def _check_recipients(to: list[str], cc: list[str], bcc: list[str]) -> None:
     if not to and not cc and not bcc:
         raise ToolError("A message needs at least one recipient in to, cc or bcc.")
@@ -199,16 +223,11 @@ def _deliver(db: Db, sender: dict[str, Any], sent: dict[str, Any], to: list[str]
             "from_address": sender["email"], "from_name": sender["display_name"], "subject": sent["subject"],
             "body": sent["body"], "is_draft": 0, "is_read": is_read, "is_starred": starred,
             "size_bytes": sent["size_bytes"], "sent_at": now, "received_at": now, "updated_at": now})
-        for kind, lst in (("to", to), ("cc", cc)):
-            for a in lst:
-                db.insert("message_recipients", {"message_id": mid, "kind": kind, "address": a,
-                                                 "name": _name_for(db, rcpt["id"], a)})
+        _add_recipients(db, mid, rcpt["id"], to, cc, [])
         if addr in bcc:
             db.insert("message_recipients", {"message_id": mid, "kind": "bcc", "address": addr,
                                              "name": rcpt["display_name"]})
-        for a in attachments:
-            db.insert("attachments", {"message_id": mid, "filename": a["filename"], "mime_type": a["mime_type"],
-                                      "size_bytes": a["size_bytes"]})
+        _add_attachments(db, mid, attachments)
         for lid in dict.fromkeys(labels):
             db.insert("message_labels", {"message_id": mid, "label_id": lid})
         delivered.append(addr)
@@ -239,7 +258,7 @@ def _vacation_reply(db: Db, rcpt: dict[str, Any], sender: dict[str, Any], sent: 
 def _signed(db: Db, acct: dict[str, Any], body: str, signature: str | None) -> str:
     if signature is None:
         return body
-    sig = db.one("SELECT * FROM signatures WHERE account_id = ? AND lower(name) = lower(?)", (acct["id"], signature.strip()))
+    sig = _named(db, "signatures", acct["id"], signature)
     if sig is None:
         names = [r["name"] for r in db.query("SELECT name FROM signatures WHERE account_id = ?", (acct["id"],))]
         raise ToolError(f"You have no signature named {signature!r}. Yours: {', '.join(names) or 'none'}.")
@@ -271,13 +290,8 @@ def _send(db: Db, acct: dict[str, Any], subject: str, body: str, to: list[str], 
             "message_ref": _next_ref(db, acct["id"]), "in_reply_to": in_reply_to, "from_address": acct["email"],
             "from_name": acct["display_name"], "subject": subject.strip(), "body": body, "is_draft": 0,
             "is_read": 1, "is_starred": 0, "size_bytes": size, "sent_at": now, "received_at": None, "updated_at": now})
-        for kind, lst in (("to", to), ("cc", cc), ("bcc", bcc)):
-            for a in lst:
-                db.insert("message_recipients", {"message_id": mid, "kind": kind, "address": a,
-                                                 "name": _name_for(db, acct["id"], a)})
-        for a in attachments:
-            db.insert("attachments", {"message_id": mid, "filename": a["filename"], "mime_type": a["mime_type"],
-                                      "size_bytes": a["size_bytes"]})
+        _add_recipients(db, mid, acct["id"], to, cc, bcc)
+        _add_attachments(db, mid, attachments)
     else:
         mid = draft_id
         db.execute("UPDATE messages SET folder_id = ?, thread_id = ?, is_draft = 0, is_read = 1, size_bytes = ?, "
@@ -332,12 +346,12 @@ def list_folders(db: Db, account_email: str) -> list[dict]:
     Args:
         account_email: the acting user's own e-mail address.
     """
-    a = _account(db, account_email)
-    return db.query(
+    return _own_rows(
+        db, account_email,
         "SELECT f.name, f.kind, COUNT(m.id) AS messages, COALESCE(SUM(m.is_read = 0), 0) AS unread, "
         "COALESCE(SUM(m.size_bytes), 0) + COALESCE((SELECT SUM(x.size_bytes) FROM attachments x JOIN messages y "
         "ON y.id = x.message_id WHERE y.folder_id = f.id), 0) AS bytes FROM folders f "
-        "LEFT JOIN messages m ON m.folder_id = f.id WHERE f.account_id = ? GROUP BY f.id ORDER BY f.id", (a["id"],))
+        "LEFT JOIN messages m ON m.folder_id = f.id WHERE f.account_id = ? GROUP BY f.id ORDER BY f.id")
 
 
 @tool
@@ -394,8 +408,8 @@ def search_messages(db: Db, account_email: str, text: str | None = None, from_ad
     a = _account(db, account_email)
     _limit(limit)
     fid = _folder(db, a["id"], folder)["id"] if folder else None
-    d1 = _date(date_from, "date_from").isoformat() if date_from else None
-    d2 = _date(date_to, "date_to").isoformat() if date_to else None
+    d1 = parse_day(date_from, "date_from").isoformat() if date_from else None
+    d2 = parse_day(date_to, "date_to").isoformat() if date_to else None
     t = like_contains(text.strip(), lower=True) if text else None
     frm = from_address.strip().lower() if from_address else None
     to = to_address.strip().lower() if to_address else None
@@ -481,9 +495,9 @@ def list_labels(db: Db, account_email: str) -> list[dict]:
     Args:
         account_email: the acting user's own e-mail address.
     """
-    a = _account(db, account_email)
-    return db.query("SELECT l.name, l.color, COUNT(ml.id) AS messages FROM labels l LEFT JOIN message_labels ml "
-                    "ON ml.label_id = l.id WHERE l.account_id = ? GROUP BY l.id ORDER BY l.name", (a["id"],))
+    return _own_rows(db, account_email, "SELECT l.name, l.color, COUNT(ml.id) AS messages FROM labels l "
+                     "LEFT JOIN message_labels ml ON ml.label_id = l.id WHERE l.account_id = ? GROUP BY l.id "
+                     "ORDER BY l.name")
 
 
 @tool
@@ -493,10 +507,10 @@ def list_filters(db: Db, account_email: str) -> list[dict]:
     Args:
         account_email: the acting user's own e-mail address.
     """
-    a = _account(db, account_email)
-    return db.query("SELECT r.id, r.name, r.match_field, r.match_value, r.action, f.name AS folder, l.name AS label, "
-                    "r.is_active FROM filters r LEFT JOIN folders f ON f.id = r.folder_id LEFT JOIN labels l "
-                    "ON l.id = r.label_id WHERE r.account_id = ? ORDER BY r.id", (a["id"],))
+    return _own_rows(db, account_email, "SELECT r.id, r.name, r.match_field, r.match_value, r.action, "
+                     "f.name AS folder, l.name AS label, r.is_active FROM filters r LEFT JOIN folders f "
+                     "ON f.id = r.folder_id LEFT JOIN labels l ON l.id = r.label_id WHERE r.account_id = ? "
+                     "ORDER BY r.id")
 
 
 @tool
@@ -514,10 +528,8 @@ def list_contacts(db: Db, account_email: str, query: str | None = None, group: s
     _limit(limit, 100)
     gid = None
     if group:
-        g = db.one("SELECT id FROM contact_groups WHERE account_id = ? AND lower(name) = lower(?)",
-                   (a["id"], group.strip()))
-        if g is None:
-            raise ToolError(f"You have no contact group named {group!r}; list_contact_groups shows yours.")
+        g = _named(db, "contact_groups", a["id"], group,
+                   missing=f"You have no contact group named {group!r}; list_contact_groups shows yours.")
         gid = g["id"]
     q = like_contains(query.strip(), lower=True) if query else None
     rows = db.query("SELECT c.id, c.name, c.email, c.phone, c.company FROM contacts c WHERE c.account_id = ? "
@@ -539,9 +551,9 @@ def list_contact_groups(db: Db, account_email: str) -> list[dict]:
     Args:
         account_email: the acting user's own e-mail address.
     """
-    a = _account(db, account_email)
-    return db.query("SELECT g.id, g.name, COUNT(gm.id) AS members FROM contact_groups g LEFT JOIN contact_group_members "
-                    "gm ON gm.group_id = g.id WHERE g.account_id = ? GROUP BY g.id ORDER BY g.name", (a["id"],))
+    return _own_rows(db, account_email, "SELECT g.id, g.name, COUNT(gm.id) AS members FROM contact_groups g "
+                     "LEFT JOIN contact_group_members gm ON gm.group_id = g.id WHERE g.account_id = ? "
+                     "GROUP BY g.id ORDER BY g.name")
 
 
 @tool
@@ -551,8 +563,8 @@ def list_signatures(db: Db, account_email: str) -> list[dict]:
     Args:
         account_email: the acting user's own e-mail address.
     """
-    a = _account(db, account_email)
-    return db.query("SELECT name, body, is_default FROM signatures WHERE account_id = ? ORDER BY name", (a["id"],))
+    return _own_rows(db, account_email,
+                     "SELECT name, body, is_default FROM signatures WHERE account_id = ? ORDER BY name")
 
 
 @tool
@@ -581,13 +593,20 @@ def list_blocked_senders(db: Db, account_email: str) -> list[dict]:
     Args:
         account_email: the acting user's own e-mail address.
     """
-    a = _account(db, account_email)
-    return db.query("SELECT address, blocked_at FROM blocked_senders WHERE account_id = ? ORDER BY address", (a["id"],))
+    return _own_rows(db, account_email,
+                     "SELECT address, blocked_at FROM blocked_senders WHERE account_id = ? ORDER BY address")
 
 
 # ----------------------------------------------------------------------------------------------
 # write tools: message state and organisation
 # ----------------------------------------------------------------------------------------------
+
+def _purge(db: Db, message_id: int) -> None:
+    """Delete a message for good, with its labels, attachments and recipients."""
+    for t in ("message_labels", "attachments", "message_recipients"):
+        db.execute(f"DELETE FROM {t} WHERE message_id = ?", (message_id,))
+    db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+
 
 def _owned(db: Db, a: dict[str, Any], ids: list[int]) -> list[dict[str, Any]]:
     if not ids:
@@ -680,10 +699,7 @@ def delete_message(db: Db, account_email: str, message_id: int) -> dict:
     a = _account(db, account_email)
     m = _message(db, a, message_id)
     if m["folder_kind"] == "trash":
-        db.execute("DELETE FROM message_labels WHERE message_id = ?", (message_id,))
-        db.execute("DELETE FROM attachments WHERE message_id = ?", (message_id,))
-        db.execute("DELETE FROM message_recipients WHERE message_id = ?", (message_id,))
-        db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+        _purge(db, message_id)
         return {"message_id": message_id, "deleted_forever": True}
     trash = _kind_folder(db, a["id"], "trash")
     db.execute("UPDATE messages SET folder_id = ?, updated_at = ? WHERE id = ?", (trash["id"], _now(db), message_id))
@@ -704,10 +720,7 @@ def empty_trash(db: Db, account_email: str) -> dict:
         raise ToolError("Your Trash is already empty.")
     before = _usage(db, a["id"])
     for i in ids:
-        db.execute("DELETE FROM message_labels WHERE message_id = ?", (i,))
-        db.execute("DELETE FROM attachments WHERE message_id = ?", (i,))
-        db.execute("DELETE FROM message_recipients WHERE message_id = ?", (i,))
-        db.execute("DELETE FROM messages WHERE id = ?", (i,))
+        _purge(db, i)
     return {"deleted": len(ids), "bytes_freed": before - _usage(db, a["id"])}
 
 
@@ -720,13 +733,10 @@ def create_folder(db: Db, account_email: str, name: str) -> dict:
         name: the new folder's name, 1 to 40 characters, not a system folder's name.
     """
     a = _account(db, account_email)
-    n = name.strip()
-    if not 1 <= len(n) <= 40:
-        raise ToolError("A folder name must be 1 to 40 characters.")
+    n = clean_text(name, "A folder name", 1, 40)
     if n.lower() in SYSTEM_FOLDERS:
         raise ToolError(f"{n!r} is a system folder name; choose another name.")
-    if db.value("SELECT 1 FROM folders WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], n)):
-        raise ToolError(f"You already have a folder named {n!r}.")
+    _refuse_taken(db, "folders", a["id"], n, "folder")
     if db.value("SELECT COUNT(*) FROM folders WHERE account_id = ? AND kind = 'custom'", (a["id"],)) >= MAX_CUSTOM_FOLDERS:
         raise ToolError(f"You already have {MAX_CUSTOM_FOLDERS} custom folders, the limit.")
     fid = db.insert("folders", {"account_id": a["id"], "name": n, "kind": "custom", "created_at": _now(db)})
@@ -743,11 +753,8 @@ def create_label(db: Db, account_email: str, name: str, color: Color = "gray") -
         color: its colour.
     """
     a = _account(db, account_email)
-    n = name.strip()
-    if not 1 <= len(n) <= 30:
-        raise ToolError("A label name must be 1 to 30 characters.")
-    if db.value("SELECT 1 FROM labels WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], n)):
-        raise ToolError(f"You already have a label named {n!r}.")
+    n = clean_text(name, "A label name", 1, 30)
+    _refuse_taken(db, "labels", a["id"], n, "label")
     if db.value("SELECT COUNT(*) FROM labels WHERE account_id = ?", (a["id"],)) >= MAX_LABELS:
         raise ToolError(f"You already have {MAX_LABELS} labels, the limit; delete one first.")
     lid = db.insert("labels", {"account_id": a["id"], "name": n, "color": color, "created_at": _now(db)})
@@ -820,10 +827,7 @@ def save_draft(db: Db, account_email: str, subject: str, body: str, to: list[str
         db.execute("UPDATE messages SET subject = ?, body = ?, size_bytes = ?, updated_at = ? WHERE id = ?",
                    (subject.strip(), body, size, now, mid))
         db.execute("DELETE FROM message_recipients WHERE message_id = ?", (mid,))
-    for kind, lst in (("to", to_l), ("cc", cc_l), ("bcc", bcc_l)):
-        for x in lst:
-            db.insert("message_recipients", {"message_id": mid, "kind": kind, "address": x,
-                                             "name": _name_for(db, a["id"], x)})
+    _add_recipients(db, mid, a["id"], to_l, cc_l, bcc_l)
     return {"draft_id": mid, "subject": subject.strip(), "to": to_l, "cc": cc_l, "bcc": bcc_l}
 
 
@@ -941,9 +945,7 @@ def delete_draft(db: Db, account_email: str, draft_id: int) -> dict:
     m = _message(db, a, draft_id)
     if not m["is_draft"]:
         raise ToolError(f"Message {draft_id} is not a draft; use delete_message for other mail.")
-    for t in ("message_labels", "attachments", "message_recipients"):
-        db.execute(f"DELETE FROM {t} WHERE message_id = ?", (draft_id,))
-    db.execute("DELETE FROM messages WHERE id = ?", (draft_id,))
+    _purge(db, draft_id)
     return {"draft_id": draft_id, "deleted": True}
 
 
@@ -974,8 +976,7 @@ def create_filter(db: Db, account_email: str, name: str, match_field: Literal["f
         raise ToolError("Give the filter a name.")
     if not 1 <= len(v) <= 100:
         raise ToolError("match_value must be 1 to 100 characters.")
-    if db.value("SELECT 1 FROM filters WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], n)):
-        raise ToolError(f"You already have a filter named {n!r}.")
+    _refuse_taken(db, "filters", a["id"], n, "filter")
     if db.value("SELECT COUNT(*) FROM filters WHERE account_id = ?", (a["id"],)) >= MAX_FILTERS:
         raise ToolError(f"You already have {MAX_FILTERS} filters, the limit.")
     if db.value("SELECT 1 FROM filters WHERE account_id = ? AND match_field = ? AND match_value = ? AND action = ? "
@@ -1013,9 +1014,8 @@ def set_filter_active(db: Db, account_email: str, filter_id: int, active: bool) 
         active: true to switch it on, false to switch it off.
     """
     a = _account(db, account_email)
-    f = db.one("SELECT * FROM filters WHERE id = ?", (filter_id,))
-    if f is None or f["account_id"] != a["id"]:
-        raise ToolError(f"You have no filter {filter_id}; list_filters shows yours.")
+    f = _own_row(db, "SELECT * FROM filters WHERE id = ?", filter_id, a["id"],
+                 f"You have no filter {filter_id}; list_filters shows yours.")
     if f["is_active"] == int(active):
         raise ToolError(f"Filter {f['name']!r} is already {'on' if active else 'off'}.")
     db.execute("UPDATE filters SET is_active = ? WHERE id = ?", (int(active), filter_id))
@@ -1056,11 +1056,8 @@ def create_contact_group(db: Db, account_email: str, name: str) -> dict:
         name: the group's name, 1 to 40 characters.
     """
     a = _account(db, account_email)
-    n = name.strip()
-    if not 1 <= len(n) <= 40:
-        raise ToolError("A group name must be 1 to 40 characters.")
-    if db.value("SELECT 1 FROM contact_groups WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], n)):
-        raise ToolError(f"You already have a contact group named {n!r}.")
+    n = clean_text(name, "A group name", 1, 40)
+    _refuse_taken(db, "contact_groups", a["id"], n, "contact group")
     gid = db.insert("contact_groups", {"account_id": a["id"], "name": n, "created_at": _now(db)})
     return {"group_id": gid, "name": n}
 
@@ -1075,12 +1072,10 @@ def add_contact_to_group(db: Db, account_email: str, contact_id: int, group: str
         group: the group's name.
     """
     a = _account(db, account_email)
-    c = db.one("SELECT * FROM contacts WHERE id = ?", (contact_id,))
-    if c is None or c["account_id"] != a["id"]:
-        raise ToolError(f"You have no contact {contact_id}; add the person with add_contact first.")
-    g = db.one("SELECT * FROM contact_groups WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], group.strip()))
-    if g is None:
-        raise ToolError(f"You have no contact group named {group!r}; create_contact_group makes one.")
+    c = _own_row(db, "SELECT * FROM contacts WHERE id = ?", contact_id, a["id"],
+                 f"You have no contact {contact_id}; add the person with add_contact first.")
+    g = _named(db, "contact_groups", a["id"], group,
+               missing=f"You have no contact group named {group!r}; create_contact_group makes one.")
     if db.value("SELECT 1 FROM contact_group_members WHERE group_id = ? AND contact_id = ?", (g["id"], c["id"])):
         raise ToolError(f"{c['name']} is already in {g['name']!r}.")
     if db.value("SELECT COUNT(*) FROM contact_group_members WHERE group_id = ?", (g["id"],)) >= MAX_GROUP_MEMBERS:
@@ -1099,9 +1094,7 @@ def remove_contact_from_group(db: Db, account_email: str, contact_id: int, group
         group: the group's name.
     """
     a = _account(db, account_email)
-    g = db.one("SELECT * FROM contact_groups WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], group.strip()))
-    if g is None:
-        raise ToolError(f"You have no contact group named {group!r}.")
+    g = _named(db, "contact_groups", a["id"], group, missing=f"You have no contact group named {group!r}.")
     n = db.execute("DELETE FROM contact_group_members WHERE group_id = ? AND contact_id = ?", (g["id"], contact_id))
     if not n:
         raise ToolError(f"Contact {contact_id} is not in {g['name']!r}.")
@@ -1123,7 +1116,7 @@ def set_signature(db: Db, account_email: str, name: str, body: str, make_default
     n, b = name.strip(), body.strip()
     if not n or not 1 <= len(b) <= 1000:
         raise ToolError("A signature needs a name and a text of 1 to 1000 characters.")
-    old = db.one("SELECT * FROM signatures WHERE account_id = ? AND lower(name) = lower(?)", (a["id"], n))
+    old = _named(db, "signatures", a["id"], n)
     if old is None and db.value("SELECT COUNT(*) FROM signatures WHERE account_id = ?", (a["id"],)) >= MAX_SIGNATURES:
         raise ToolError(f"You already have {MAX_SIGNATURES} signatures, the limit.")
     if make_default:
@@ -1164,7 +1157,7 @@ def set_vacation_responder(db: Db, account_email: str, enabled: bool, start_date
         return {"is_enabled": False}
     if not (start_date and end_date and subject and subject.strip() and body and body.strip()):
         raise ToolError("To turn the auto-reply on give start_date, end_date, subject and body.")
-    d1, d2 = _date(start_date, "start_date"), _date(end_date, "end_date")
+    d1, d2 = parse_day(start_date, "start_date"), parse_day(end_date, "end_date")
     if d2 < d1:
         raise ToolError("end_date is before start_date.")
     if d2 < db.today():

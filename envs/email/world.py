@@ -30,6 +30,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -68,7 +69,6 @@ ATTACH = [("pdf", "application/pdf"), ("xlsx", "application/vnd.openxmlformats-o
           ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
           ("png", "image/png"), ("pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
           ("csv", "text/csv")]
-HEADER_BYTES = 400
 QUOTAS = [1073741824, 2147483648, 5368709120]
 
 
@@ -77,17 +77,10 @@ def _slug(s: str) -> str:
     return re.sub(r"[^a-z]", "", s)
 
 
-def _ts(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
-def _size(subject: str, body: str) -> int:
-    return HEADER_BYTES + len(subject.encode()) + len(body.encode())
-
-
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx, self.rng, self.fk = ctx, ctx.rng, ctx.faker
+        self.size = ctx.tools._text_size  # a message's size as the tools count it against the quota
         self.t: dict[str, list[Row]] = {k: [] for k in [
             "accounts", "folders", "threads", "messages", "message_recipients", "attachments", "labels",
             "message_labels", "filters", "contacts", "contact_groups", "contact_group_members", "signatures",
@@ -273,7 +266,7 @@ class _World:
             "account_id": account["id"], "folder_id": folder["id"], "thread_id": thread["id"], "message_ref": ref,
             "in_reply_to": reply_to, "from_address": sender["email"], "from_name": sender["name"],
             "subject": subject, "body": body, "is_draft": int(draft), "is_read": 1 if draft else is_read,
-            "is_starred": starred, "size_bytes": _size(subject, body), "sent_at": None if draft else _ts(when),
+            "is_starred": starred, "size_bytes": self.size(subject, body), "sent_at": None if draft else _ts(when),
             "received_at": _ts(when) if received else None, "updated_at": _ts(when)})
         for kind, lst in (("to", to), ("cc", cc), ("bcc", bcc)):
             for p in lst:
@@ -284,6 +277,9 @@ class _World:
         for lid in labels:
             self.add("message_labels", {"message_id": m["id"], "label_id": lid})
         return m
+
+    def thread(self, subject: str, when: datetime) -> Row:
+        return self.add("threads", {"subject": subject, "started_at": _ts(when)})
 
     def person(self, a: Row) -> dict:
         return {"email": a["email"], "name": a["display_name"]}
@@ -345,7 +341,7 @@ class _World:
             if cand:
                 bcc = [self.person(ctx.pick(cand))]
         if thread is None:
-            thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+            thread = self.thread(subject, when)
         sp = self.person(sender)
         body = self.body(to[0]["name"], sender["display_name"].split(" ")[0])
         atts = self.make_attachments(subject) if reply_to is None else []
@@ -366,7 +362,7 @@ class _World:
         e = ext or ctx.pick(self.externals)
         sp = {"email": e["email"], "name": e["name"]}
         subject = self.subject()
-        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        thread = self.thread(subject, when)
         body = self.body(rcpt["display_name"], e["name"].split(" ")[0])
         self.deliver(rcpt, sp, thread, self.ref(0), None, subject, body, [self.person(rcpt)], [], False, when,
                      self.make_attachments(subject), False)
@@ -374,7 +370,7 @@ class _World:
     def external_out(self, sender: Row, when: datetime) -> None:
         e = self.ctx.pick(self.externals)
         subject = self.subject()
-        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        thread = self.thread(subject, when)
         to = [{"email": e["email"], "name": e["name"]}]
         self.store(sender, self.folders[sender["id"]]["sent"], thread, self.ref(sender["id"]), None,
                    self.person(sender), subject, self.body(e["name"], sender["display_name"].split(" ")[0]), to, [], [],
@@ -384,7 +380,7 @@ class _World:
         i = self.rng.randrange(len(SPAMMERS))
         name, addr = SPAMMERS[i]
         subject = SPAM_SUBJECTS[i]
-        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        thread = self.thread(subject, when)
         self.store(rcpt, self.folders[rcpt["id"]]["spam"], thread, self.ref(0), None, {"email": addr, "name": name},
                    subject, "Click the link below to claim your reward before it expires.", [self.person(rcpt)], [], [],
                    when, received=True, is_read=int(self.ctx.chance(0.3)))
@@ -395,7 +391,7 @@ class _World:
         others = [self.person(x) for x in self.accounts if x["id"] != a["id"]]
         pool = others + [{"email": e["email"], "name": e["name"]} for e in ctx.sample(self.externals, 4)]
         to = ctx.sample(pool, rng.randint(1, 2))
-        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        thread = self.thread(subject, when)
         self.store(a, self.folders[a["id"]]["drafts"], thread, self.ref(a["id"]), None, self.person(a), subject,
                    self.body(to[0]["name"], a["display_name"].split(" ")[0]), to, [], [], when, received=False,
                    is_read=1, draft=True)
@@ -440,18 +436,23 @@ class _World:
     def external_in_planted(self, rcpt: Row, e: dict, when: datetime) -> None:
         sp = {"email": e["email"], "name": e["name"]}
         subject = self.subject()
-        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        thread = self.thread(subject, when)
         body = self.body(rcpt["display_name"], e["name"].split(" ")[0])
         folder = self.folders[rcpt["id"]]["spam" if e["email"] in self.blocked[rcpt["id"]] else "inbox"]
         self.store(rcpt, folder, thread, self.ref(0), None, sp, subject, body, [self.person(rcpt)], [], [], when,
                    received=True, is_read=int(self.ctx.chance(0.3)), atts=self.make_attachments(subject))
 
-    def _reply_candidate_exists(self) -> bool:
-        """Mirrors reply_and_archive's slots query: an unread inbox message from an active colleague, where
-        neither the mailbox owner nor the colleague has a namesake and the subject is unique in the mailbox."""
+    def name_counts(self) -> dict[str, int]:
+        """How many accounts bear each display name (more than one: namesakes)."""
         names: dict[str, int] = {}
         for a in self.accounts:
             names[a["display_name"]] = names.get(a["display_name"], 0) + 1
+        return names
+
+    def _reply_candidate_exists(self) -> bool:
+        """Mirrors reply_and_archive's slots query: an unread inbox message from an active colleague, where
+        neither the mailbox owner nor the colleague has a namesake and the subject is unique in the mailbox."""
+        names = self.name_counts()
         by_mail = {a["email"]: a for a in self.accounts}
         kind = {f["id"]: f["kind"] for f in self.t["folders"]}
         per_box: dict[tuple[int, str], int] = {}
@@ -474,9 +475,7 @@ class _World:
         if self._reply_candidate_exists():
             return
         ctx = self.ctx
-        names: dict[str, int] = {}
-        for a in self.accounts:
-            names[a["display_name"]] = names.get(a["display_name"], 0) + 1
+        names = self.name_counts()
         unique = [a for a in self.accounts if names[a["display_name"]] == 1 and a["status"] == "active"]
         if len(unique) < 2:
             return
@@ -484,7 +483,7 @@ class _World:
         sender = ctx.pick([a for a in unique if a["id"] != rcpt["id"]])
         when = ctx.moment_ago(1, 2)
         subject = self.subject()
-        thread = self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        thread = self.thread(subject, when)
         sp, to = self.person(sender), [self.person(rcpt)]
         body = self.body(rcpt["display_name"], sender["display_name"].split(" ")[0])
         ref = self.ref(sender["id"])

@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, dollars, filters, iso_seconds, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -29,7 +29,7 @@ SCAN_WINDOW_HOURS = 4
 
 
 def _usd(cents: int | None) -> float:
-    return round((cents or 0) / 100.0, 2)
+    return dollars(cents or 0)
 
 
 def _fee(price: int) -> int:
@@ -37,10 +37,8 @@ def _fee(price: int) -> int:
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM customers WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No customer with e-mail {email!r}; find_customers looks people up by name.")
-    return row
+    return db.one("SELECT * FROM customers WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No customer with e-mail {email!r}; find_customers looks people up by name.")
 
 
 _EVENT_SQL = ("SELECT e.*, v.name AS venue_name, v.city, o.name AS organiser_name FROM events e JOIN venues v "
@@ -48,17 +46,14 @@ _EVENT_SQL = ("SELECT e.*, v.name AS venue_name, v.city, o.name AS organiser_nam
 
 
 def _event(db: Db, event_id: int) -> dict[str, Any]:
-    row = db.one(_EVENT_SQL, (event_id,))
-    if row is None:
-        raise ToolError(f"No event with id {event_id}; search_events finds events by title, city or date.")
-    return row
+    return db.one(_EVENT_SQL, (event_id,),
+                  missing=f"No event with id {event_id}; search_events finds events by title, city or date.")
 
 
 def _staff(db: Db, email: str, event: dict[str, Any], roles: tuple[str, ...], what: str) -> dict[str, Any]:
     s = db.one("SELECT s.*, o.name AS organiser_name FROM organiser_staff s JOIN organisers o ON o.id = s.organiser_id "
-               "WHERE lower(s.email) = lower(?)", (email.strip(),))
-    if s is None:
-        raise ToolError(f"No organiser staff member with e-mail {email!r}.")
+               "WHERE lower(s.email) = lower(?)", (email.strip(),),
+               missing=f"No organiser staff member with e-mail {email!r}.")
     if s["organiser_id"] != event["organiser_id"]:
         raise ToolError(f"{s['full_name']} works for {s['organiser_name']}, which does not run this event; only "
                         f"{event['organiser_name']} staff can {what}.")
@@ -68,10 +63,8 @@ def _staff(db: Db, email: str, event: dict[str, Any], roles: tuple[str, ...], wh
 
 
 def _order(db: Db, number: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM orders WHERE upper(order_number) = upper(?)", (number.strip(),))
-    if row is None:
-        raise ToolError(f"No order {number!r}; list_orders shows a customer's orders.")
-    return row
+    return db.one("SELECT * FROM orders WHERE upper(order_number) = upper(?)", (number.strip(),),
+                  missing=f"No order {number!r}; list_orders shows a customer's orders.")
 
 
 def _own_order(db: Db, number: str, email: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -90,10 +83,8 @@ _TICKET_SQL = ("SELECT t.*, pt.name AS tier_name, vs.name AS section, vs.id AS s
 
 
 def _ticket(db: Db, code: str) -> dict[str, Any]:
-    row = db.one(_TICKET_SQL + "WHERE upper(t.code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No ticket with code {code!r}; list_tickets shows a customer's tickets and codes.")
-    return row
+    return db.one(_TICKET_SQL + "WHERE upper(t.code) = upper(?)", (code.strip(),),
+                  missing=f"No ticket with code {code!r}; list_tickets shows a customer's tickets and codes.")
 
 
 def _seat_label(t: dict[str, Any]) -> str | None:
@@ -147,6 +138,11 @@ def _order_totals(db: Db, order_id: int) -> dict[str, Any]:
             "refunded_usd": _usd(refunded)}
 
 
+def _refund_cutoff(start: datetime, policy: str) -> datetime:
+    """When customer refunds close under a refund policy that allows them (until 7 days or 24 hours before)."""
+    return start - (timedelta(days=7) if policy == "until_7_days" else timedelta(hours=24))
+
+
 def _refund_check(db: Db, e: dict[str, Any]) -> str:
     """The refund reason allowed now for a customer request, or an error."""
     if e["status"] == "cancelled":
@@ -159,7 +155,7 @@ def _refund_check(db: Db, e: dict[str, Any]) -> str:
     if e["refund_policy"] == "no_refunds":
         raise ToolError("This event's tickets are non-refundable (refunds only if the event is cancelled or "
                         "postponed). The ticket can be transferred to someone else instead.")
-    cutoff = start - (timedelta(days=7) if e["refund_policy"] == "until_7_days" else timedelta(hours=24))
+    cutoff = _refund_cutoff(start, e["refund_policy"])
     if db.now() > cutoff:
         raise ToolError(f"Refunds for this event closed at {cutoff.isoformat()} ({e['refund_policy'].replace('_', ' ')}). "
                         "The ticket can be transferred to someone else instead.")
@@ -201,14 +197,13 @@ def search_events(db: Db, query: str | None = None, city: str | None = None,
         if value is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
             raise ToolError(f"{what} must be a date like 2026-07-18 (got {value!r}).")
     like = like_contains(query.strip()) if query and query.strip() else None
+    where, params = filters(("e.title LIKE ? ESCAPE '\\'", like), ("lower(v.city) = lower(?)", city),
+                            ("e.category = ?", category), ("e.status = ?", status),
+                            ("substr(e.starts_at, 1, 10) >= ?", date_from),
+                            ("substr(e.starts_at, 1, 10) <= ?", date_to))
     rows = db.query("SELECT e.id, e.title, e.category, e.starts_at, e.status, v.name AS venue, v.city FROM events e "
-                    "JOIN venues v ON v.id = e.venue_id WHERE (? IS NULL OR e.title LIKE ? ESCAPE '\\') "
-                    "AND (? IS NULL OR lower(v.city) = lower(?)) AND (? IS NULL OR e.category = ?) "
-                    "AND (? IS NULL OR e.status = ?) AND "
-                    "(? IS NULL OR substr(e.starts_at, 1, 10) >= ?) AND (? IS NULL OR substr(e.starts_at, 1, 10) <= ?) "
-                    "ORDER BY e.starts_at, e.id LIMIT ?",
-                    (like, like, city, city, category, category, status, status, date_from, date_from, date_to,
-                     date_to, limit))
+                    f"JOIN venues v ON v.id = e.venue_id WHERE {where} ORDER BY e.starts_at, e.id LIMIT ?",
+                    (*params, limit))
     return {"count": len(rows), "events": [{"event_id": r.pop("id"), **r} for r in rows]}
 
 
@@ -243,9 +238,9 @@ def get_seat_map(db: Db, event_id: int, section: str, available_only: bool = Tru
     """
     _limit(limit, 200)
     e = _event(db, event_id)
-    sec = db.one("SELECT * FROM venue_sections WHERE venue_id = ? AND lower(name) = lower(?)", (e["venue_id"], section.strip()))
-    if sec is None:
-        raise ToolError(f"{e['venue_name']} has no section {section!r}; get_event lists the sections.")
+    sec = db.one("SELECT * FROM venue_sections WHERE venue_id = ? AND lower(name) = lower(?)",
+                 (e["venue_id"], section.strip()),
+                 missing=f"{e['venue_name']} has no section {section!r}; get_event lists the sections.")
     if sec["kind"] != "seated":
         raise ToolError(f"{sec['name']} is standing room without seats; get_event shows how many places are left.")
     rows = db.query("SELECT s.row_label, s.seat_number, s.accessible, (SELECT COUNT(*) FROM tickets t WHERE t.event_id = ? "
@@ -377,9 +372,8 @@ def check_promo_code(db: Db, code: str) -> dict:
         code: the promo code, e.g. "SPRING15".
     """
     p = db.one("SELECT p.*, e.title FROM promo_codes p JOIN events e ON e.id = p.event_id WHERE upper(p.code) = upper(?)",
-               (code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {code!r}.")
+               (code.strip(),),
+               missing=f"No promo code {code!r}.")
     now = _now(db)
     usable = bool(p["active"]) and p["valid_from"] <= now <= p["valid_until"] and p["uses"] < p["max_uses"]
     return {"code": p["code"], "event_id": p["event_id"], "event": p["title"], "discount_pct": p["discount_pct"],
@@ -494,9 +488,9 @@ def reserve_tickets(db: Db, customer_email: str, event_id: int, section: str, se
         raise ToolError(f"{e['title']} is {e['status'].replace('_', ' ')}; tickets can only be bought while it is on "
                         "sale." + (" Join the waitlist instead." if e["status"] == "sold_out" else ""))
     tier = db.one("SELECT pt.*, vs.kind, vs.name AS section_name FROM price_tiers pt JOIN venue_sections vs "
-                  "ON vs.id = pt.section_id WHERE pt.event_id = ? AND lower(vs.name) = lower(?)", (event_id, section.strip()))
-    if tier is None:
-        raise ToolError(f"{e['title']} sells no section {section!r}; get_event lists the tiers.")
+                  "ON vs.id = pt.section_id WHERE pt.event_id = ? AND lower(vs.name) = lower(?)",
+                  (event_id, section.strip()),
+                  missing=f"{e['title']} sells no section {section!r}; get_event lists the tiers.")
     seat_ids: list[int | None]
     if tier["kind"] == "seated":
         if not seats or quantity not in (None, len(seats)):
@@ -506,9 +500,8 @@ def reserve_tickets(db: Db, customer_email: str, event_id: int, section: str, se
         for label in seats:
             row, num = _parse_seat(label)
             s = db.one("SELECT id FROM seats WHERE section_id = ? AND row_label = ? AND seat_number = ?",
-                       (tier["section_id"], row, num))
-            if s is None:
-                raise ToolError(f"There is no seat {row}{num} in {tier['section_name']}.")
+                       (tier["section_id"], row, num),
+                       missing=f"There is no seat {row}{num} in {tier['section_name']}.")
             if s["id"] in seat_ids:
                 raise ToolError(f"Seat {row}{num} is listed twice.")
             if db.value("SELECT 1 FROM tickets WHERE event_id = ? AND seat_id = ? AND status IN ('held', 'valid')",
@@ -530,7 +523,7 @@ def reserve_tickets(db: Db, customer_email: str, event_id: int, section: str, se
                         f"holds {have}, so at most {max(e['per_customer_limit'] - have, 0)} more.")
     next_id = (db.value("SELECT COALESCE(MAX(id), 0) FROM orders") or 0) + 1
     number = f"T-{100000 + next_id}"
-    expires = (db.now() + timedelta(minutes=HOLD_MINUTES)).replace(microsecond=0).isoformat()
+    expires = iso_seconds(db.now() + timedelta(minutes=HOLD_MINUTES))
     oid = db.insert("orders", {"order_number": number, "customer_id": c["id"], "event_id": event_id, "status": "pending",
                                "promo_code_id": None, "created_at": _now(db), "hold_expires_at": expires, "paid_at": None})
     codes = []
@@ -562,9 +555,8 @@ def apply_promo_code(db: Db, order_number: str, customer_email: str, promo_code:
         raise ToolError(f"Order {o['order_number']} is {o['status']}; promo codes apply before payment.")
     if o["promo_code_id"]:
         raise ToolError(f"Order {o['order_number']} already uses a promo code; only one per order.")
-    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (promo_code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {promo_code!r}.")
+    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (promo_code.strip(),),
+               missing=f"No promo code {promo_code!r}.")
     if p["event_id"] != o["event_id"]:
         raise ToolError(f"{p['code']} is for another event.")
     now = _now(db)
@@ -715,9 +707,9 @@ def change_seat(db: Db, code: str, customer_email: str, new_seat: str) -> dict:
     if e["status"] in ("cancelled", "completed") or e["starts_at"] <= _now(db):
         raise ToolError(f"{e['title']} has started or is over.")
     row, num = _parse_seat(new_seat)
-    s = db.one("SELECT id FROM seats WHERE section_id = ? AND row_label = ? AND seat_number = ?", (t["section_id"], row, num))
-    if s is None:
-        raise ToolError(f"There is no seat {row}{num} in {t['section']}; seats can only change within the section.")
+    s = db.one("SELECT id FROM seats WHERE section_id = ? AND row_label = ? AND seat_number = ?",
+               (t["section_id"], row, num),
+               missing=f"There is no seat {row}{num} in {t['section']}; seats can only change within the section.")
     if s["id"] == t["seat_id"]:
         raise ToolError(f"The ticket is already for seat {row}{num}.")
     if db.value("SELECT 1 FROM tickets WHERE event_id = ? AND seat_id = ? AND status IN ('held', 'valid')",
@@ -822,9 +814,7 @@ def scan_ticket(db: Db, code: str, staff_email: str, gate: str) -> dict:
         gate_was = db.value("SELECT gate FROM scans WHERE ticket_id = ?", (t["id"],))
         raise ToolError(f"Ticket {t['code']} was already scanned at {t['scanned_at']} (gate {gate_was}); a ticket "
                         "admits once.")
-    g = gate.strip()
-    if not 1 <= len(g) <= 20:
-        raise ToolError("gate must be 1 to 20 characters.")
+    g = clean_text(gate, "gate", 1, 20)
     db.execute("UPDATE tickets SET scanned_at = ? WHERE id = ?", (now, t["id"]))
     db.insert("scans", {"ticket_id": t["id"], "staff_id": s["id"], "gate": g, "scanned_at": now})
     return {"code": t["code"], "admitted": True, "holder": t["holder_name"], "section": t["section"],
@@ -845,9 +835,7 @@ def cancel_event(db: Db, event_id: int, staff_email: str, reason: str) -> dict:
     _staff(db, staff_email, e, ("manager",), "cancel events")
     if e["status"] in ("cancelled", "completed") or e["starts_at"] <= _now(db):
         raise ToolError(f"{e['title']} is {e['status']} or has started; it cannot be cancelled.")
-    why = reason.strip()
-    if not 3 <= len(why) <= 200:
-        raise ToolError("reason must be 3 to 200 characters.")
+    why = clean_text(reason, "reason", 3, 200)
     total = 0
     for t in db.query("SELECT * FROM tickets WHERE event_id = ? AND status = 'valid' ORDER BY id", (event_id,)):
         amount = t["price_cents"] - t["discount_cents"] + t["fee_cents"]
@@ -957,9 +945,8 @@ def deactivate_promo_code(db: Db, code: str, staff_email: str) -> dict:
         code: the promo code.
         staff_email: e-mail of a manager of the organiser.
     """
-    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {code!r}.")
+    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),),
+               missing=f"No promo code {code!r}.")
     e = _event(db, p["event_id"])
     _staff(db, staff_email, e, ("manager",), "deactivate promo codes")
     if not p["active"]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -64,12 +65,30 @@ PROMO_WORDS = ["EARLY", "FANS", "SUMMER", "LOCAL", "VIP", "STUDENT", "FRIENDS", 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
-def _fee(price: int) -> int:
-    return max(150, price // 10)
+def _order(ctx: WorldContext, out: dict[str, list[Row]], code: Any, customer: Row, ei: int, tier: Row,
+           seat_ids: list[int | None], created: datetime, taken: set[tuple[int, int]], *, pending: bool,
+           promo: Row | None = None) -> Row:
+    """An order of ``customer`` for places of one tier (the seats taken), with its tickets: pending with a hold
+    like reserve_tickets makes, or paid a few minutes after it was created; the fee and the promo discount are
+    the tools' own."""
+    oid = len(out["orders"]) + 1
+    o = {"id": oid, "order_number": code("T-", 6), "customer_id": customer["id"], "event_id": ei,
+         "status": "pending" if pending else "paid", "promo_code_id": promo["id"] if promo else None,
+         "created_at": _iso(created),
+         "hold_expires_at": _iso(created + timedelta(minutes=ctx.tools.HOLD_MINUTES)) if pending else None,
+         "paid_at": None if pending else _iso(created + timedelta(minutes=ctx.rng.randint(1, 9)))}
+    out["orders"].append(o)
+    for sid in seat_ids:
+        if sid is not None:
+            taken.add((ei, sid))
+        price = tier["price_cents"]
+        out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
+                               "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
+                               "holder_id": customer["id"], "status": "held" if pending else "valid",
+                               "price_cents": price,
+                               "discount_cents": price * promo["discount_pct"] // 100 if promo else 0,
+                               "fee_cents": ctx.tools._fee(price), "scanned_at": None})
+    return o
 
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
@@ -257,8 +276,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 else:
                     chosen = free[:n]
                 seat_ids = [s["id"] for s in chosen]
-                for sid in seat_ids:
-                    taken.add((ei, sid))
             else:
                 seat_ids = [None] * n
             created = sale_open + (sale_end - sale_open) * rng.random()
@@ -269,18 +286,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     promo = p
                     p["uses"] += 1
                     break
-            oid = len(out["orders"]) + 1
-            o = {"id": oid, "order_number": code("T-", 6), "customer_id": c["id"], "event_id": ei, "status": "paid",
-                 "promo_code_id": promo["id"] if promo else None, "created_at": _iso(created), "hold_expires_at": None,
-                 "paid_at": _iso(created + timedelta(minutes=rng.randint(1, 9)))}
-            out["orders"].append(o)
-            for sid in seat_ids:
-                price = tier["price_cents"]
-                out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
-                                       "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
-                                       "holder_id": c["id"], "status": "valid", "price_cents": price,
-                                       "discount_cents": price * promo["discount_pct"] // 100 if promo else 0,
-                                       "fee_cents": _fee(price), "scanned_at": None})
+            _order(ctx, out, code, c, ei, tier, seat_ids, created, taken, pending=False, promo=promo)
             tier["_live"] = live_in_tier + n
             held[(ei, c["id"])] = have + n
             sold += n
@@ -355,7 +361,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 continue
         # customer refunds while the policy allowed them (future events only)
         if kind.startswith("on_sale") and ev["refund_policy"] != "no_refunds":
-            cutoff = start - (timedelta(days=7) if ev["refund_policy"] == "until_7_days" else timedelta(hours=24))
+            cutoff = ctx.tools._refund_cutoff(start, ev["refund_policy"])
             for t in ts:
                 o = orders_by_id[t["order_id"]]
                 paid = datetime.fromisoformat(o["paid_at"])
@@ -405,20 +411,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                             if sec["kind"] == "seated" else [None] * n)
                 if len(seat_ids) == n:
                     created = now - timedelta(minutes=rng.randint(2, 9))
-                    oid = len(out["orders"]) + 1
-                    o = {"id": oid, "order_number": code("T-", 6), "customer_id": c["id"], "event_id": ei,
-                         "status": "pending", "promo_code_id": None, "created_at": _iso(created),
-                         "hold_expires_at": _iso(created + timedelta(minutes=15)), "paid_at": None}
-                    out["orders"].append(o)
-                    orders_by_id[oid] = o
-                    for sid in seat_ids:
-                        if sid is not None:
-                            taken.add((ei, sid))
-                        out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
-                                               "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
-                                               "holder_id": c["id"], "status": "held", "price_cents": tier["price_cents"],
-                                               "discount_cents": 0, "fee_cents": _fee(tier["price_cents"]),
-                                               "scanned_at": None})
+                    o = _order(ctx, out, code, c, ei, tier, seat_ids, created, taken, pending=True)
+                    orders_by_id[o["id"]] = o
                     held[(ei, c["id"])] = held.get((ei, c["id"]), 0) + n
         # sold out when nothing is left; waitlist for sold-out events
         live_total = sum(1 for t in out["tickets"] if t["event_id"] == ei and t["status"] in ("held", "valid"))
@@ -531,18 +525,7 @@ def _plant_pending(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[
                 continue
             c = ctx.pick(free_customers)
             created = now - timedelta(minutes=rng.randint(2, 9))
-            oid = len(out["orders"]) + 1
-            out["orders"].append({"id": oid, "order_number": code("T-", 6), "customer_id": c["id"], "event_id": ei,
-                                  "status": "pending", "promo_code_id": None, "created_at": _iso(created),
-                                  "hold_expires_at": _iso(created + timedelta(minutes=15)), "paid_at": None})
-            for sid in seat_ids:
-                if sid is not None:
-                    taken.add((ei, sid))
-                out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
-                                       "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
-                                       "holder_id": c["id"], "status": "held", "price_cents": tier["price_cents"],
-                                       "discount_cents": 0, "fee_cents": _fee(tier["price_cents"]),
-                                       "scanned_at": None})
+            _order(ctx, out, code, c, ei, tier, seat_ids, created, taken, pending=True)
             held[(ei, c["id"])] = n
             return
 
@@ -584,18 +567,7 @@ def _plant_seat_holder(ctx: WorldContext, out: dict[str, list[Row]], seats_of: d
             lo = min(sales) if sales else now - timedelta(days=20)
             hi = min(now - timedelta(hours=1), datetime.fromisoformat(ev["starts_at"]) - timedelta(hours=3))
             created = lo + (hi - lo) * rng.uniform(0.2, 0.8) if hi > lo else hi
-            oid = len(out["orders"]) + 1
-            out["orders"].append({"id": oid, "order_number": code("T-", 6), "customer_id": c["id"], "event_id": ei,
-                                  "status": "paid", "promo_code_id": None, "created_at": _iso(created),
-                                  "hold_expires_at": None,
-                                  "paid_at": _iso(created + timedelta(minutes=rng.randint(1, 9)))})
-            for sid in pair:
-                taken.add((ei, sid))
-                out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
-                                       "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
-                                       "holder_id": c["id"], "status": "valid", "price_cents": tier["price_cents"],
-                                       "discount_cents": 0, "fee_cents": _fee(tier["price_cents"]),
-                                       "scanned_at": None})
+            _order(ctx, out, code, c, ei, tier, pair, created, taken, pending=False)
             held[(ei, c["id"])] = 2
             return
 
@@ -613,8 +585,7 @@ def _plant_free_pair(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dic
     per_day: dict[tuple[str, str], int] = {}
     for ev in out["events"]:
         per_day[(ev["title"], ev["starts_at"][:10])] = per_day.get((ev["title"], ev["starts_at"][:10]), 0) + 1
-    live_promo = {p["event_id"] for p in out["promo_codes"] if p["active"] and p["valid_from"] <= now_iso
-                  <= p["valid_until"] and p["uses"] < p["max_uses"]}
+    live_promo = _live_promo_events(out, now_iso)
     candidates = [ev for ev in out["events"] if ev["status"] == "on_sale" and ev["starts_at"] > now_iso
                   and ev["per_customer_limit"] >= 2 and per_day[(ev["title"], ev["starts_at"][:10])] == 1
                   and ev["id"] in live_promo]
@@ -649,7 +620,7 @@ def _plant_free_pair(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dic
         if ev["refund_policy"] == "no_refunds":
             continue
         start = datetime.fromisoformat(ev["starts_at"])
-        cutoff = start - (timedelta(days=7) if ev["refund_policy"] == "until_7_days" else timedelta(hours=24))
+        cutoff = ctx.tools._refund_cutoff(start, ev["refund_policy"])
         end = min(now, cutoff)
         best = None
         for a, b in pairs(ev):

@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, dollars, like_contains, parse_day, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -40,34 +40,32 @@ FareCode = Literal["basic", "standard", "flex", "business"]
 
 
 def _usd(cents: int | None) -> float:
-    return round((cents or 0) / 100.0, 2)
+    return dollars(cents or 0)
 
 
 def _date(value: str, what: str) -> date:
-    v = value.strip()
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-04-18' (got {value!r})")
-    try:
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} is not a real date: {value!r}") from None
+    return parse_day(value, what, "2026-04-18")
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT c.*, l.id AS account_id, l.member_number, l.tier, l.miles_balance FROM customers c "
-                 "LEFT JOIN loyalty_accounts l ON l.customer_id = c.id WHERE lower(c.email) = lower(?)",
-                 (email.strip(),))
-    if row is None:
-        raise ToolError(f"No account with e-mail {email!r}. Use find_customers to look an account up by name.")
-    return row
+    return db.one("SELECT c.*, l.id AS account_id, l.member_number, l.tier, l.miles_balance FROM customers c "
+                  "LEFT JOIN loyalty_accounts l ON l.customer_id = c.id WHERE lower(c.email) = lower(?)",
+                  (email.strip(),),
+                  missing=f"No account with e-mail {email!r}. Use find_customers to look an account up by name.")
+
+
+def _member(db: Db, email: str) -> dict[str, Any]:
+    """An account holder who has a frequent-flyer account."""
+    c = _customer(db, email)
+    if c["account_id"] is None:
+        raise ToolError(f"{c['full_name']} has no frequent-flyer account.")
+    return c
 
 
 def _booking(db: Db, pnr: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM bookings WHERE upper(pnr) = upper(?)", (pnr.strip(),))
-    if row is None:
-        raise ToolError(f"No booking with reference {pnr!r}. References are six characters, e.g. 'K7M2QX'; "
-                        "list_bookings shows an account's bookings.")
-    return row
+    return db.one("SELECT * FROM bookings WHERE upper(pnr) = upper(?)", (pnr.strip(),),
+                  missing=f"No booking with reference {pnr!r}. References are six characters, e.g. 'K7M2QX'; "
+                          "list_bookings shows an account's bookings.")
 
 
 def _own_booking(db: Db, pnr: str, customer_email: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -87,10 +85,8 @@ _FLIGHT_SQL = (
 
 
 def _flight(db: Db, flight_id: int) -> dict[str, Any]:
-    row = db.one(_FLIGHT_SQL, (flight_id,))
-    if row is None:
-        raise ToolError(f"No flight with id {flight_id}. Use search_flights or get_flight_status to find flight ids.")
-    return row
+    return db.one(_FLIGHT_SQL, (flight_id,),
+                  missing=f"No flight with id {flight_id}. Use search_flights or get_flight_status to find flight ids.")
 
 
 def _departed(db: Db, f: dict[str, Any]) -> bool:
@@ -106,19 +102,15 @@ def _bookable(db: Db, f: dict[str, Any]) -> None:
 
 
 def _fare_rule(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM fare_rules WHERE code = ?", (code.strip().lower(),))
-    if row is None:
-        raise ToolError(f"Unknown fare {code!r}; fares are basic, standard, flex and business.")
-    return row
+    return db.one("SELECT * FROM fare_rules WHERE code = ?", (code.strip().lower(),),
+                  missing=f"Unknown fare {code!r}; fares are basic, standard, flex and business.")
 
 
 def _flight_fare(db: Db, flight_id: int, code: str) -> dict[str, Any]:
     rule = _fare_rule(db, code)
-    row = db.one("SELECT ff.*, fr.code, fr.cabin FROM flight_fares ff JOIN fare_rules fr ON fr.id = ff.fare_rule_id "
-                 "WHERE ff.flight_id = ? AND ff.fare_rule_id = ?", (flight_id, rule["id"]))
-    if row is None:
-        raise ToolError(f"The {rule['name']} fare is not sold on flight {flight_id}.")
-    return row
+    return db.one("SELECT ff.*, fr.code, fr.cabin FROM flight_fares ff JOIN fare_rules fr ON fr.id = ff.fare_rule_id "
+                  "WHERE ff.flight_id = ? AND ff.fare_rule_id = ?", (flight_id, rule["id"]),
+                  missing=f"The {rule['name']} fare is not sold on flight {flight_id}.")
 
 
 def _passengers(db: Db, booking_id: int) -> list[dict[str, Any]]:
@@ -127,14 +119,12 @@ def _passengers(db: Db, booking_id: int) -> list[dict[str, Any]]:
 
 
 def _segment(db: Db, booking: dict[str, Any], flight_id: int) -> dict[str, Any]:
-    row = db.one("SELECT s.*, fr.code AS fare_code, fr.cabin, fr.refundable, fr.refund_fee_cents, fr.changeable, "
-                 "fr.change_fee_cents, fr.free_bags, fr.miles_per_dollar FROM segments s "
-                 "JOIN flight_fares ff ON ff.id = s.flight_fare_id JOIN fare_rules fr ON fr.id = ff.fare_rule_id "
-                 "WHERE s.booking_id = ? AND s.flight_id = ? AND s.status = 'active'", (booking["id"], flight_id))
-    if row is None:
-        raise ToolError(f"Booking {booking['pnr']} has no active flight with id {flight_id}; get_booking lists its "
-                        "flights and their ids.")
-    return row
+    return db.one("SELECT s.*, fr.code AS fare_code, fr.cabin, fr.refundable, fr.refund_fee_cents, fr.changeable, "
+                  "fr.change_fee_cents, fr.free_bags, fr.miles_per_dollar FROM segments s "
+                  "JOIN flight_fares ff ON ff.id = s.flight_fare_id JOIN fare_rules fr ON fr.id = ff.fare_rule_id "
+                  "WHERE s.booking_id = ? AND s.flight_id = ? AND s.status = 'active'", (booking["id"], flight_id),
+                  missing=f"Booking {booking['pnr']} has no active flight with id {flight_id}; get_booking lists its "
+                          "flights and their ids.")
 
 
 def _active_segments(db: Db, booking_id: int) -> list[dict[str, Any]]:
@@ -146,18 +136,53 @@ def _active_segments(db: Db, booking_id: int) -> list[dict[str, Any]]:
 
 
 def _on_booking(db: Db, booking: dict[str, Any], traveller_id: int) -> dict[str, Any]:
-    row = db.one("SELECT t.* FROM booking_passengers bp JOIN travellers t ON t.id = bp.traveller_id "
-                 "WHERE bp.booking_id = ? AND bp.traveller_id = ?", (booking["id"], traveller_id))
-    if row is None:
-        raise ToolError(f"Traveller {traveller_id} is not a passenger on booking {booking['pnr']}; get_booking lists "
-                        "the passengers and their traveller ids.")
-    return row
+    return db.one("SELECT t.* FROM booking_passengers bp JOIN travellers t ON t.id = bp.traveller_id "
+                  "WHERE bp.booking_id = ? AND bp.traveller_id = ?", (booking["id"], traveller_id),
+                  missing=f"Traveller {traveller_id} is not a passenger on booking {booking['pnr']}; get_booking lists "
+                          "the passengers and their traveller ids.")
 
 
 def _ticketed(booking: dict[str, Any], what: str) -> None:
     if booking["status"] != "ticketed":
         hint = " Ticket it first with ticket_booking." if booking["status"] == "held" else ""
         raise ToolError(f"Booking {booking['pnr']} is {booking['status']}; {what} only on a ticketed booking.{hint}")
+
+
+def _held(booking: dict[str, Any], what: str) -> None:
+    if booking["status"] != "held":
+        raise ToolError(f"Booking {booking['pnr']} is {booking['status']}; {what} while it is held.")
+
+
+def _open_segment(db: Db, booking: dict[str, Any], flight_id: int, what: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The booking's active segment on a flight and the flight, which must not have departed or been cancelled
+    (``what`` says what can no longer be done on it)."""
+    seg = _segment(db, booking, flight_id)
+    f = _flight(db, flight_id)
+    if _departed(db, f) or f["status"] == "cancelled":
+        raise ToolError(f"Flight {f['flight_number']} is {f['status']}; {what}.")
+    return seg, f
+
+
+def _seats(db: Db, flight_fare_id: int, change: int) -> None:
+    """Give back (``change`` > 0) or take (< 0) seats of one fare on one flight."""
+    db.execute("UPDATE flight_fares SET seats_left = seats_left + ? WHERE id = ?", (change, flight_fare_id))
+
+
+def _add_segment(db: Db, booking_id: int, flight_id: int, fare: dict[str, Any], passengers: int) -> None:
+    """Put a flight on a booking at the fare's current price, taking a seat per passenger."""
+    db.insert("segments", {"booking_id": booking_id, "flight_id": flight_id, "flight_fare_id": fare["id"],
+                           "fare_cents": fare["price_cents"], "status": "active"})
+    _seats(db, fare["id"], -passengers)
+
+
+def _free_bags(seg: dict[str, Any], tier: str | None) -> int:
+    """Checked bags free on a segment: the fare's allowance plus the tier bonus."""
+    return seg["free_bags"] + TIER_EXTRA_BAGS.get(tier or "member", 0)
+
+
+def _bags_checked(db: Db, segment_id: int, traveller_id: int) -> int:
+    return db.value("SELECT COUNT(*) FROM checked_bags WHERE segment_id = ? AND traveller_id = ?",
+                    (segment_id, traveller_id))
 
 
 def _age_on(dob: str, day: str) -> int:
@@ -313,9 +338,8 @@ def get_flight_status(db: Db, flight_number: str, date: str) -> dict:
     """
     d = _date(date, "date")
     row = db.one("SELECT id FROM flights WHERE replace(upper(flight_number), ' ', '') = replace(upper(?), ' ', '') "
-                 "AND substr(departure_at, 1, 10) = ?", (flight_number.strip(), d.isoformat()))
-    if row is None:
-        raise ToolError(f"No flight {flight_number!r} departs on {d.isoformat()}; check the number and the date.")
+                 "AND substr(departure_at, 1, 10) = ?", (flight_number.strip(), d.isoformat()),
+                 missing=f"No flight {flight_number!r} departs on {d.isoformat()}; check the number and the date.")
     f = _flight(db, row["id"])
     return {**_flight_line(f), "airline": f["airline_name"], "gate": f["gate"]}
 
@@ -484,9 +508,7 @@ def get_miles_activity(db: Db, customer_email: str, limit: int = 20) -> dict:
         limit: maximum number of transactions, 1 to 50.
     """
     _limit(limit)
-    c = _customer(db, customer_email)
-    if c["account_id"] is None:
-        raise ToolError(f"{c['full_name']} has no frequent-flyer account.")
+    c = _member(db, customer_email)
     rows = db.query("SELECT m.kind, m.miles, m.note, m.created_at, b.pnr FROM miles_transactions m LEFT JOIN bookings b "
                     "ON b.id = m.booking_id WHERE m.account_id = ? ORDER BY m.created_at DESC, m.id DESC LIMIT ?",
                     (c["account_id"], limit))
@@ -577,9 +599,8 @@ def get_bag_allowance(db: Db, pnr: str, flight_id: int, traveller_id: int) -> di
     seg = _segment(db, b, flight_id)
     _on_booking(db, b, traveller_id)
     tier = db.value("SELECT l.tier FROM loyalty_accounts l WHERE l.customer_id = ?", (b["customer_id"],))
-    free = seg["free_bags"] + TIER_EXTRA_BAGS.get(tier or "member", 0)
-    have = db.value("SELECT COUNT(*) FROM checked_bags WHERE segment_id = ? AND traveller_id = ?",
-                    (seg["id"], traveller_id))
+    free = _free_bags(seg, tier)
+    have = _bags_checked(db, seg["id"], traveller_id)
     nxt = None if have >= MAX_BAGS_PER_TRAVELLER else _usd(_bag_fee(have + 1, free))
     return {"fare": seg["fare_code"], "tier": tier, "free_bags": free, "bags_checked": have,
             "max_bags": MAX_BAGS_PER_TRAVELLER, "next_bag_fee_usd": nxt}
@@ -673,13 +694,10 @@ def transfer_miles(db: Db, customer_email: str, to_member_number: str, miles: in
         to_member_number: the receiving member number, e.g. "NA1000234".
         miles: how many miles to give.
     """
-    c = _customer(db, customer_email)
-    if c["account_id"] is None:
-        raise ToolError(f"{c['full_name']} has no frequent-flyer account.")
+    c = _member(db, customer_email)
     to = db.one("SELECT l.*, c.full_name FROM loyalty_accounts l JOIN customers c ON c.id = l.customer_id "
-                "WHERE upper(l.member_number) = upper(?)", (to_member_number.strip(),))
-    if to is None:
-        raise ToolError(f"No frequent-flyer member {to_member_number!r}; find_customers shows member numbers.")
+                "WHERE upper(l.member_number) = upper(?)", (to_member_number.strip(),),
+                missing=f"No frequent-flyer member {to_member_number!r}; find_customers shows member numbers.")
     if to["id"] == c["account_id"]:
         raise ToolError("Miles cannot be transferred to the same account.")
     if miles < MIN_TRANSFER_MILES or miles % 100:
@@ -744,9 +762,7 @@ def create_booking(db: Db, customer_email: str, flight_id: int, fare: FareCode, 
                                  "cancelled_at": None})
     for tid in ids:
         db.insert("booking_passengers", {"booking_id": bid, "traveller_id": tid})
-    db.insert("segments", {"booking_id": bid, "flight_id": flight_id, "flight_fare_id": ff["id"],
-                           "fare_cents": ff["price_cents"], "status": "active"})
-    db.execute("UPDATE flight_fares SET seats_left = seats_left - ? WHERE id = ?", (len(ids), ff["id"]))
+    _add_segment(db, bid, flight_id, ff, len(ids))
     return {"pnr": pnr, "status": "held", "hold_expires_at": expires.isoformat(), "passengers": len(ids),
             "fare": fare, "fare_per_passenger_usd": _usd(ff["price_cents"]),
             "total_usd": _usd(ff["price_cents"] * len(ids))}
@@ -764,8 +780,7 @@ def add_flight_to_booking(db: Db, pnr: str, customer_email: str, flight_id: int,
         fare: "basic", "standard", "flex" or "business".
     """
     b, c = _own_booking(db, pnr, customer_email)
-    if b["status"] != "held":
-        raise ToolError(f"Booking {b['pnr']} is {b['status']}; flights can only be added while it is held.")
+    _held(b, "flights can only be added")
     f = _flight(db, flight_id)
     _bookable(db, f)
     segs = _active_segments(db, b["id"])
@@ -782,9 +797,7 @@ def add_flight_to_booking(db: Db, pnr: str, customer_email: str, flight_id: int,
     ff = _flight_fare(db, flight_id, fare)
     if ff["seats_left"] < len(pax):
         raise ToolError(f"Only {ff['seats_left']} {fare} seat(s) left on flight {f['flight_number']}.")
-    db.insert("segments", {"booking_id": b["id"], "flight_id": flight_id, "flight_fare_id": ff["id"],
-                           "fare_cents": ff["price_cents"], "status": "active"})
-    db.execute("UPDATE flight_fares SET seats_left = seats_left - ? WHERE id = ?", (len(pax), ff["id"]))
+    _add_segment(db, b["id"], flight_id, ff, len(pax))
     return {"pnr": b["pnr"], "added_flight": _flight_line(f), "fare": fare,
             "fare_per_passenger_usd": _usd(ff["price_cents"])}
 
@@ -800,14 +813,13 @@ def remove_flight_from_booking(db: Db, pnr: str, customer_email: str, flight_id:
         flight_id: the flight to remove.
     """
     b, c = _own_booking(db, pnr, customer_email)
-    if b["status"] != "held":
-        raise ToolError(f"Booking {b['pnr']} is {b['status']}; flights can only be removed while it is held.")
+    _held(b, "flights can only be removed")
     seg = _segment(db, b, flight_id)
     if len(_active_segments(db, b["id"])) == 1:
         raise ToolError(f"That is the only flight on {b['pnr']}; cancel the booking instead.")
     n = len(_passengers(db, b["id"]))
     db.execute("DELETE FROM segments WHERE id = ?", (seg["id"],))
-    db.execute("UPDATE flight_fares SET seats_left = seats_left + ? WHERE id = ?", (n, seg["flight_fare_id"]))
+    _seats(db, seg["flight_fare_id"], n)
     return {"pnr": b["pnr"], "removed_flight_id": flight_id}
 
 
@@ -822,13 +834,12 @@ def remove_passenger(db: Db, pnr: str, customer_email: str, traveller_id: int) -
         traveller_id: the passenger's traveller id.
     """
     b, c = _own_booking(db, pnr, customer_email)
-    if b["status"] != "held":
-        raise ToolError(f"Booking {b['pnr']} is {b['status']}; passengers can only be removed while it is held.")
+    _held(b, "passengers can only be removed")
     t = _on_booking(db, b, traveller_id)
     if len(_passengers(db, b["id"])) == 1:
         raise ToolError(f"{t['first_name']} {t['last_name']} is the only passenger; cancel the booking instead.")
     for s in _active_segments(db, b["id"]):
-        db.execute("UPDATE flight_fares SET seats_left = seats_left + 1 WHERE id = ?", (s["flight_fare_id"],))
+        _seats(db, s["flight_fare_id"], 1)
     db.execute("DELETE FROM booking_passengers WHERE booking_id = ? AND traveller_id = ?", (b["id"], traveller_id))
     return {"pnr": b["pnr"], "removed": f"{t['first_name']} {t['last_name']}",
             "passengers_left": len(_passengers(db, b["id"]))}
@@ -905,7 +916,7 @@ def cancel_booking(db: Db, pnr: str, customer_email: str) -> dict:
                 bal = db.value("SELECT miles_balance FROM loyalty_accounts WHERE id = ?", (c["account_id"],))
                 _miles(db, c["account_id"], b["id"], "reversal", -min(earned, bal), f"cancelled {b['pnr']}")
     for s in segs:
-        db.execute("UPDATE flight_fares SET seats_left = seats_left + ? WHERE id = ?", (n, s["flight_fare_id"]))
+        _seats(db, s["flight_fare_id"], n)
         db.execute("DELETE FROM seat_assignments WHERE segment_id = ?", (s["id"],))
         db.execute("UPDATE segments SET status = 'cancelled' WHERE id = ?", (s["id"],))
     status = "refunded" if refund > 0 else "cancelled"
@@ -953,8 +964,8 @@ def change_flight(db: Db, pnr: str, customer_email: str, old_flight_id: int, new
     db.execute("DELETE FROM seat_assignments WHERE segment_id = ?", (seg["id"],))
     db.execute("UPDATE checked_bags SET segment_id = ? WHERE segment_id = ?", (new_seg, seg["id"]))
     db.execute("UPDATE segments SET status = 'changed' WHERE id = ?", (seg["id"],))
-    db.execute("UPDATE flight_fares SET seats_left = seats_left + ? WHERE id = ?", (n, seg["flight_fare_id"]))
-    db.execute("UPDATE flight_fares SET seats_left = seats_left - ? WHERE id = ?", (n, nf["id"]))
+    _seats(db, seg["flight_fare_id"], n)
+    _seats(db, nf["id"], -n)
     db.insert("booking_changes", {"booking_id": b["id"], "old_flight_id": old_flight_id, "new_flight_id": new_flight_id,
                                   "fare_difference_cents": q["diff"] * n, "change_fee_cents": q["fee"] * n,
                                   "reason": "airline_cancellation" if q["airline_cancelled"] else "voluntary",
@@ -994,8 +1005,8 @@ def upgrade_fare(db: Db, pnr: str, customer_email: str, flight_id: int, new_fare
         db.execute("DELETE FROM seat_assignments WHERE segment_id = ?", (seg["id"],))
     db.execute("UPDATE segments SET flight_fare_id = ?, fare_cents = ? WHERE id = ?",
                (nf["id"], max(nf["price_cents"], seg["fare_cents"]), seg["id"]))
-    db.execute("UPDATE flight_fares SET seats_left = seats_left + ? WHERE id = ?", (n, seg["flight_fare_id"]))
-    db.execute("UPDATE flight_fares SET seats_left = seats_left - ? WHERE id = ?", (n, nf["id"]))
+    _seats(db, seg["flight_fare_id"], n)
+    _seats(db, nf["id"], -n)
     _pay(db, b["id"], "charge", "upgrade", "card", diff * n)
     return {"pnr": b["pnr"], "flight_id": flight_id, "fare": new_fare, "charged_usd": _usd(diff * n)}
 
@@ -1020,15 +1031,11 @@ def assign_seat(db: Db, pnr: str, customer_email: str, flight_id: int, traveller
     """
     b, c = _own_booking(db, pnr, customer_email)
     _ticketed(b, "seats can be chosen")
-    seg = _segment(db, b, flight_id)
-    f = _flight(db, flight_id)
-    if _departed(db, f) or f["status"] == "cancelled":
-        raise ToolError(f"Flight {f['flight_number']} is {f['status']}; seats can no longer be chosen on it.")
+    seg, f = _open_segment(db, b, flight_id, "seats can no longer be chosen on it")
     t = _on_booking(db, b, traveller_id)
     seat = db.one("SELECT * FROM aircraft_seats WHERE aircraft_id = ? AND upper(seat_number) = upper(?)",
-                  (f["aircraft_id"], seat_number.strip()))
-    if seat is None:
-        raise ToolError(f"Seat {seat_number!r} does not exist on this aircraft; get_seat_map lists the seats.")
+                  (f["aircraft_id"], seat_number.strip()),
+                  missing=f"Seat {seat_number!r} does not exist on this aircraft; get_seat_map lists the seats.")
     if seat["cabin"] != seg["cabin"]:
         raise ToolError(f"Seat {seat['seat_number']} is in {seat['cabin']}, but the {seg['fare_code']} fare flies "
                         f"{seg['cabin']}; choose a {seg['cabin']} seat (or upgrade the fare).")
@@ -1086,16 +1093,12 @@ def add_checked_bag(db: Db, pnr: str, customer_email: str, flight_id: int, trave
     """
     b, c = _own_booking(db, pnr, customer_email)
     _ticketed(b, "bags can be added")
-    seg = _segment(db, b, flight_id)
-    f = _flight(db, flight_id)
-    if _departed(db, f) or f["status"] == "cancelled":
-        raise ToolError(f"Flight {f['flight_number']} is {f['status']}; bags can no longer be added to it.")
+    seg, f = _open_segment(db, b, flight_id, "bags can no longer be added to it")
     t = _on_booking(db, b, traveller_id)
-    have = db.value("SELECT COUNT(*) FROM checked_bags WHERE segment_id = ? AND traveller_id = ?",
-                    (seg["id"], traveller_id))
+    have = _bags_checked(db, seg["id"], traveller_id)
     if have >= MAX_BAGS_PER_TRAVELLER:
         raise ToolError(f"{t['first_name']} already has {have} bags on this flight, the maximum.")
-    free = seg["free_bags"] + TIER_EXTRA_BAGS.get(c["tier"] or "member", 0)
+    free = _free_bags(seg, c["tier"])
     fee = _bag_fee(have + 1, free)
     next_id = (db.value("SELECT COALESCE(MAX(id), 0) FROM checked_bags") or 0) + 1
     tag = f"{f['airline_code']}{700000 + next_id:06d}"
@@ -1117,9 +1120,8 @@ def remove_checked_bag(db: Db, pnr: str, customer_email: str, tag_number: str) -
     """
     b, c = _own_booking(db, pnr, customer_email)
     bag = db.one("SELECT cb.*, s.flight_id FROM checked_bags cb JOIN segments s ON s.id = cb.segment_id "
-                 "WHERE upper(cb.tag_number) = upper(?) AND s.booking_id = ?", (tag_number.strip(), b["id"]))
-    if bag is None:
-        raise ToolError(f"No bag {tag_number!r} on booking {b['pnr']}.")
+                 "WHERE upper(cb.tag_number) = upper(?) AND s.booking_id = ?", (tag_number.strip(), b["id"]),
+                 missing=f"No bag {tag_number!r} on booking {b['pnr']}.")
     if _departed(db, _flight(db, bag["flight_id"])):
         raise ToolError("That flight has departed; the bag can no longer be removed.")
     db.execute("DELETE FROM checked_bags WHERE id = ?", (bag["id"],))

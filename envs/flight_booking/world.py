@@ -29,6 +29,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -80,8 +81,6 @@ FARES = [  # code, name, cabin, refundable, refund fee, changeable, change fee, 
 ]
 FARE_SEATS = {"basic": 12, "standard": 16, "flex": 8, "business": 8}
 FARE_MULT = {"basic": 1.0, "standard": 1.35, "flex": 1.9, "business": 3.2}
-TIER_BONUS = {"member": 0, "silver": 25, "gold": 50}
-TIER_BAGS = {"member": 0, "silver": 1, "gold": 2}
 PNR_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 BUSINESS_ROWS = [1, 2]
@@ -89,36 +88,9 @@ ECONOMY_ROWS = [10, 11, 12, 13, 14, 15]
 LEGROOM_ROW = 10
 
 
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
-def _seat_fee(fare: str, tier: str, legroom: int) -> int:
-    if tier == "gold" or fare in ("flex", "business"):
-        return 0
-    if legroom:
-        return 3500
-    return 1500 if fare == "basic" else 0
-
-
-def _bag_fee(nth: int, free: int) -> int:
-    if nth <= free:
-        return 0
-    return 3500 if nth - free == 1 else 5000
-
-
-def _miles_for(cents: int, per_dollar: int, tier: str) -> int:
-    return (cents // 100) * per_dollar * (100 + TIER_BONUS[tier]) // 100
-
-
-def _age_on(dob: str, day: str) -> int:
-    b = datetime.fromisoformat(dob)
-    d = datetime.fromisoformat(day[:10])
-    return d.year - b.year - ((d.month, d.day) < (b.month, b.day))
-
-
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng = ctx.rng
+    tools = ctx.tools  # the seat and bag fees, miles and exit-row age the tools apply
     now = ctx.clock.replace(microsecond=0)
     T: dict[str, list[Row]] = {k: [] for k in (
         "airports", "airlines", "aircraft", "aircraft_seats", "fare_rules", "flights", "flight_fares", "customers",
@@ -375,8 +347,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                                     "created_at": b["ticketed_at"]}))
             acc["miles_balance"] -= total
         else:
-            earned = sum(_miles_for(fares_of[fl["id"]][fare]["price_cents"] * n, fare_rule[fare]["mpd"], acc["tier"])
-                         for fl in legs)
+            earned = sum(tools._miles_for(fares_of[fl["id"]][fare]["price_cents"] * n, fare_rule[fare]["mpd"],
+                                          acc["tier"]) for fl in legs)
             if earned:
                 events.append((b["ticketed_at"], bid, {"account_id": cid, "booking_id": bid, "kind": "accrual",
                                                         "miles": earned, "note": f"ticket {b['pnr']}",
@@ -410,20 +382,21 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 if ctx.chance(seat_p):
                     options = [s for s in seats_by_aircraft[fl["aircraft_id"]] if s["cabin"] == cabin
                                and (fl["id"], s["id"]) not in seat_taken
-                               and (not s["extra_legroom"] or _age_on(t["date_of_birth"], fl["departure_at"]) >= 15)]
+                               and (not s["extra_legroom"]
+                                    or tools._age_on(t["date_of_birth"], fl["departure_at"]) >= tools.EXIT_ROW_MIN_AGE)]
                     if options:
                         s = ctx.pick(options)
                         seat_taken.add((fl["id"], s["id"]))
-                        fee = _seat_fee(fare, acc["tier"], s["extra_legroom"])
+                        fee = tools._seat_fee(fare, acc["tier"], s["extra_legroom"])
                         T["seat_assignments"].append({"id": len(T["seat_assignments"]) + 1, "segment_id": seg["id"],
                                                       "flight_id": fl["id"], "traveller_id": t["id"],
                                                       "seat_id": s["id"], "fee_cents": fee})
                         pay(bid, "charge", "seat", "card", fee, extra_time)
                 if ctx.chance(bag_p):
-                    free = fare_rule[fare]["free_bags"] + TIER_BAGS[acc["tier"]]
+                    free = tools._free_bags(fare_rule[fare], acc["tier"])
                     for k in range(1, rng.choice([1, 1, 2]) + 1):
                         bag_no[0] += 1
-                        fee = _bag_fee(k, free)
+                        fee = tools._bag_fee(k, free)
                         code = T["airlines"][fl["airline_id"] - 1]["code"]
                         T["checked_bags"].append({"id": bag_no[0], "segment_id": seg["id"], "traveller_id": t["id"],
                                                   "tag_number": f"{code}{100000 + bag_no[0] * 13:06d}",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -46,18 +46,14 @@ def _money(cents: int) -> str:
 
 
 def _customer(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM customers WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No customer with e-mail {email!r}. Use find_customers to look a customer up by name.")
-    return row
+    return db.one("SELECT * FROM customers WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No customer with e-mail {email!r}. Use find_customers to look a customer up by name.")
 
 
 def _restaurant(db: Db, restaurant_id: int) -> dict[str, Any]:
-    row = db.one("SELECT r.*, z.name AS zone_name FROM restaurants r JOIN zones z ON z.id = r.zone_id "
-                 "WHERE r.id = ?", (restaurant_id,))
-    if row is None:
-        raise ToolError(f"No restaurant with id {restaurant_id}. Use search_restaurants to find restaurant ids.")
-    return row
+    return db.one("SELECT r.*, z.name AS zone_name FROM restaurants r JOIN zones z ON z.id = r.zone_id "
+                  "WHERE r.id = ?", (restaurant_id,),
+                  missing=f"No restaurant with id {restaurant_id}. Use search_restaurants to find restaurant ids.")
 
 
 def _zone(db: Db, zone_name: str) -> dict[str, Any]:
@@ -69,11 +65,9 @@ def _zone(db: Db, zone_name: str) -> dict[str, Any]:
 
 
 def _order(db: Db, order_id: int) -> dict[str, Any]:
-    row = db.one("SELECT o.*, r.name AS restaurant_name, r.zone_id AS restaurant_zone_id FROM orders o "
-                 "JOIN restaurants r ON r.id = o.restaurant_id WHERE o.id = ?", (order_id,))
-    if row is None:
-        raise ToolError(f"No order with id {order_id}. Use list_orders to find order ids.")
-    return row
+    return db.one("SELECT o.*, r.name AS restaurant_name, r.zone_id AS restaurant_zone_id FROM orders o "
+                  "JOIN restaurants r ON r.id = o.restaurant_id WHERE o.id = ?", (order_id,),
+                  missing=f"No order with id {order_id}. Use list_orders to find order ids.")
 
 
 def _own_order(db: Db, customer: dict[str, Any], order_id: int) -> dict[str, Any]:
@@ -85,11 +79,29 @@ def _own_order(db: Db, customer: dict[str, Any], order_id: int) -> dict[str, Any
 
 
 def _courier(db: Db, courier_id: int) -> dict[str, Any]:
-    row = db.one("SELECT c.*, z.name AS zone_name FROM couriers c JOIN zones z ON z.id = c.zone_id WHERE c.id = ?",
-                 (courier_id,))
-    if row is None:
-        raise ToolError(f"No courier with id {courier_id}. Use list_couriers to find couriers.")
-    return row
+    return db.one("SELECT c.*, z.name AS zone_name FROM couriers c JOIN zones z ON z.id = c.zone_id WHERE c.id = ?",
+                  (courier_id,), missing=f"No courier with id {courier_id}. Use list_couriers to find couriers.")
+
+
+def _courier_order(db: Db, courier_id: int, order_id: int, action: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The acting courier and an order assigned to them (``action``: what only its courier can do)."""
+    k = _courier(db, courier_id)
+    o = _order(db, order_id)
+    if o["courier_id"] != k["id"]:
+        raise ToolError(f"Order #{order_id} is not assigned to {k['full_name']}; only its courier can {action}.")
+    return k, o
+
+
+def _menu_item(db: Db, item_id: int) -> dict[str, Any]:
+    return db.one("SELECT m.*, r.name AS restaurant, r.is_active AS r_active FROM menu_items m "
+                  "JOIN restaurants r ON r.id = m.restaurant_id WHERE m.id = ?", (item_id,),
+                  missing=f"No menu item with id {item_id}. Use get_menu to see a restaurant's items.")
+
+
+def _promo(db: Db, code: str) -> dict[str, Any]:
+    return db.one("SELECT p.*, r.name AS restaurant FROM promo_codes p LEFT JOIN restaurants r "
+                  "ON r.id = p.restaurant_id WHERE upper(p.code) = upper(?)", (code.strip(),),
+                  missing=f"No promo code {code!r}.")
 
 
 def _open_now(db: Db, restaurant_id: int) -> tuple[bool, dict[str, Any] | None]:
@@ -116,6 +128,14 @@ def _line_options(db: Db, cart_item_id: int) -> list[dict[str, Any]]:
 
 def _cart(db: Db, customer_id: int) -> dict[str, Any] | None:
     return db.one("SELECT * FROM carts WHERE customer_id = ?", (customer_id,))
+
+
+def _full_cart(db: Db, customer: dict[str, Any], empty: str) -> dict[str, Any]:
+    """The customer's cart when it holds items; ``empty`` is the refusal when it does not."""
+    cart = _cart(db, customer["id"])
+    if cart is None or cart["restaurant_id"] is None:
+        raise ToolError(empty)
+    return cart
 
 
 def _cart_lines(db: Db, cart_id: int) -> list[dict[str, Any]]:
@@ -211,6 +231,15 @@ def _restaurant_order(db: Db, restaurant_id: int, order_id: int) -> dict[str, An
     return o
 
 
+def _advance(db: Db, o: dict[str, Any], before: str, after: str, refusal: str) -> dict[str, Any]:
+    """Move an order one step along placed -> accepted -> preparing -> picked_up -> delivered, stamping
+    ``<after>_at``; ``refusal`` is the error when the order is not ``before``."""
+    if o["status"] != before:
+        raise ToolError(refusal)
+    db.execute(f"UPDATE orders SET status = '{after}', {after}_at = ? WHERE id = ?", (_now(db), o["id"]))
+    return {"order_id": o["id"], "status": after}
+
+
 def _order_summary(o: dict[str, Any]) -> dict[str, Any]:
     return {"order_id": o["id"], "restaurant": o.get("restaurant_name"), "status": o["status"],
             "placed_at": o["placed_at"], "total_cents": o["total_cents"], "delivered_at": o["delivered_at"]}
@@ -242,12 +271,12 @@ def search_restaurants(db: Db, query: str | None = None, cuisine: str | None = N
     _limit(limit)
     zone_id = _zone(db, delivers_to_zone)["id"] if delivers_to_zone else None
     like = like_contains(query.strip()) if query and query.strip() else None
+    where, params = filters(
+        ("r.name LIKE ? ESCAPE '\\'", like), ("lower(r.cuisine) = lower(?)", cuisine),
+        ("EXISTS (SELECT 1 FROM delivery_zones d WHERE d.restaurant_id = r.id AND d.zone_id = ?)", zone_id))
     rows = db.query(
         "SELECT r.id, r.name, r.cuisine, z.name AS zone, r.min_order_cents FROM restaurants r "
-        "JOIN zones z ON z.id = r.zone_id WHERE r.is_active = 1 AND (? IS NULL OR r.name LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR lower(r.cuisine) = lower(?)) "
-        "AND (? IS NULL OR EXISTS (SELECT 1 FROM delivery_zones d WHERE d.restaurant_id = r.id AND d.zone_id = ?)) "
-        "ORDER BY r.name, r.id", (like, like, cuisine, cuisine, zone_id, zone_id))
+        f"JOIN zones z ON z.id = r.zone_id WHERE r.is_active = 1 AND {where} ORDER BY r.name, r.id", params)
     out = []
     for r in rows:
         is_open, _ = _open_now(db, r["id"])
@@ -318,10 +347,7 @@ def get_menu_item(db: Db, item_id: int) -> dict:
     Args:
         item_id: the item's id (get_menu shows it).
     """
-    m = db.one("SELECT m.*, r.name AS restaurant FROM menu_items m JOIN restaurants r ON r.id = m.restaurant_id "
-               "WHERE m.id = ?", (item_id,))
-    if m is None:
-        raise ToolError(f"No menu item with id {item_id}. Use get_menu to see a restaurant's items.")
+    m = _menu_item(db, item_id)
     groups = []
     for g in db.query("SELECT * FROM option_groups WHERE item_id = ? ORDER BY id", (item_id,)):
         opts = db.query("SELECT id AS option_id, name, price_delta_cents, is_available AS available FROM item_options "
@@ -347,9 +373,8 @@ def get_delivery_quote(db: Db, restaurant_id: int, address_id: int) -> dict:
     """
     r = _restaurant(db, restaurant_id)
     a = db.one("SELECT a.*, z.name AS zone_name FROM addresses a JOIN zones z ON z.id = a.zone_id WHERE a.id = ?",
-               (address_id,))
-    if a is None:
-        raise ToolError(f"No saved address with id {address_id}. get_customer lists a customer's addresses.")
+               (address_id,),
+               missing=f"No saved address with id {address_id}. get_customer lists a customer's addresses.")
     d = _delivery(db, r["id"], a["zone_id"])
     is_open, _ = _open_now(db, r["id"])
     return {"restaurant": r["name"], "address": a["street"], "zone": a["zone_name"], "delivers": d is not None,
@@ -380,10 +405,7 @@ def get_promo_code(db: Db, code: str) -> dict:
     Args:
         code: the promo code, e.g. "WELCOME10".
     """
-    p = db.one("SELECT p.*, r.name AS restaurant FROM promo_codes p LEFT JOIN restaurants r ON r.id = p.restaurant_id "
-               "WHERE upper(p.code) = upper(?)", (code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {code!r}.")
+    p = _promo(db, code)
     return {"code": p["code"], "description": p["description"], "kind": p["kind"], "value": p["value"],
             "max_discount_cents": p["max_discount_cents"], "min_subtotal_cents": p["min_subtotal_cents"],
             "only_at_restaurant": p["restaurant"], "uses_per_customer": p["uses_per_customer"],
@@ -505,13 +527,13 @@ def list_orders(db: Db, customer_email: str | None = None, restaurant_id: int | 
                 date.fromisoformat(v)
             except ValueError:
                 raise ToolError(f"{what} must be a date written YYYY-MM-DD (got {v!r})") from None
+    where, params = filters(("o.customer_id = ?", cid), ("o.restaurant_id = ?", restaurant_id),
+                            ("o.status = ?", status), ("substr(o.placed_at, 1, 10) >= ?", placed_from),
+                            ("substr(o.placed_at, 1, 10) <= ?", placed_to))
     rows = db.query(
         "SELECT o.*, r.name AS restaurant_name, c.full_name AS customer FROM orders o "
         "JOIN restaurants r ON r.id = o.restaurant_id JOIN customers c ON c.id = o.customer_id "
-        "WHERE (? IS NULL OR o.customer_id = ?) AND (? IS NULL OR o.restaurant_id = ?) AND (? IS NULL OR o.status = ?) "
-        "AND (? IS NULL OR substr(o.placed_at, 1, 10) >= ?) AND (? IS NULL OR substr(o.placed_at, 1, 10) <= ?) "
-        "ORDER BY o.placed_at DESC, o.id DESC LIMIT ?",
-        (cid, cid, restaurant_id, restaurant_id, status, status, placed_from, placed_from, placed_to, placed_to, limit))
+        f"WHERE {where} ORDER BY o.placed_at DESC, o.id DESC LIMIT ?", (*params, limit))
     out = []
     for o in rows:
         s = _order_summary(o)
@@ -564,10 +586,11 @@ def list_couriers(db: Db, zone_name: str | None = None, status: Literal["availab
     _limit(limit)
     zid = _zone(db, zone_name)["id"] if zone_name else None
     like = like_contains(query.strip()) if query and query.strip() else None
+    where, params = filters(("c.zone_id = ?", zid), ("c.status = ?", status),
+                            ("c.full_name LIKE ? ESCAPE '\\'", like))
     return db.query("SELECT c.id AS courier_id, c.full_name, c.vehicle, z.name AS zone, c.status FROM couriers c "
-                    "JOIN zones z ON z.id = c.zone_id WHERE (? IS NULL OR c.zone_id = ?) AND (? IS NULL OR c.status = ?) "
-                    "AND (? IS NULL OR c.full_name LIKE ? ESCAPE '\\') ORDER BY c.full_name, c.id LIMIT ?",
-                    (zid, zid, status, status, like, like, limit))
+                    f"JOIN zones z ON z.id = c.zone_id WHERE {where} ORDER BY c.full_name, c.id LIMIT ?",
+                    (*params, limit))
 
 
 @tool
@@ -671,10 +694,7 @@ def add_to_cart(db: Db, customer_email: str, item_id: int, quantity: int = 1, op
     c = _customer(db, customer_email)
     if not 1 <= quantity <= 20:
         raise ToolError(f"quantity must be between 1 and 20 (got {quantity}).")
-    m = db.one("SELECT m.*, r.name AS restaurant, r.is_active AS r_active FROM menu_items m "
-               "JOIN restaurants r ON r.id = m.restaurant_id WHERE m.id = ?", (item_id,))
-    if m is None:
-        raise ToolError(f"No menu item with id {item_id}. Use get_menu to see a restaurant's items.")
+    m = _menu_item(db, item_id)
     if not m["r_active"]:
         raise ToolError(f"{m['restaurant']} is not taking orders on the app.")
     if not m["is_available"]:
@@ -763,9 +783,7 @@ def clear_cart(db: Db, customer_email: str) -> dict:
         customer_email: the customer's e-mail address (the customer acting).
     """
     c = _customer(db, customer_email)
-    cart = _cart(db, c["id"])
-    if cart is None or cart["restaurant_id"] is None:
-        raise ToolError(f"{c['email']}'s cart is already empty.")
+    cart = _full_cart(db, c, f"{c['email']}'s cart is already empty.")
     n = db.value("SELECT COUNT(*) FROM cart_items WHERE cart_id = ?", (cart["id"],))
     _empty_cart(db, cart["id"])
     return {"cleared_lines": n}
@@ -782,12 +800,8 @@ def apply_promo_code(db: Db, customer_email: str, code: str) -> dict:
         code: the promo code, e.g. "WELCOME10".
     """
     c = _customer(db, customer_email)
-    cart = _cart(db, c["id"])
-    if cart is None or cart["restaurant_id"] is None:
-        raise ToolError("The cart is empty: add items before applying a promo code.")
-    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {code!r}.")
+    cart = _full_cart(db, c, "The cart is empty: add items before applying a promo code.")
+    p = _promo(db, code)
     if cart["promo_code_id"] == p["id"]:
         raise ToolError(f"{p['code']} is already applied to the cart.")
     subtotal = sum(x["line_total_cents"] for x in _cart_lines(db, cart["id"]))
@@ -829,9 +843,7 @@ def place_order(db: Db, customer_email: str, address_id: int, use_credit: bool =
         note: optional note for the restaurant, e.g. "No onions please".
     """
     c = _customer(db, customer_email)
-    cart = _cart(db, c["id"])
-    if cart is None or cart["restaurant_id"] is None:
-        raise ToolError("The cart is empty: add items with add_to_cart first.")
+    cart = _full_cart(db, c, "The cart is empty: add items with add_to_cart first.")
     a = _address(db, c, address_id)
     r = _restaurant(db, cart["restaurant_id"])
     if not r["is_active"]:
@@ -1012,10 +1024,8 @@ def accept_order(db: Db, restaurant_id: int, order_id: int) -> dict:
         order_id: the order's id.
     """
     o = _restaurant_order(db, restaurant_id, order_id)
-    if o["status"] != "placed":
-        raise ToolError(f"Order #{order_id} is {o['status']}; only placed orders can be accepted.")
-    db.execute("UPDATE orders SET status = 'accepted', accepted_at = ? WHERE id = ?", (_now(db), o["id"]))
-    return {"order_id": o["id"], "status": "accepted"}
+    return _advance(db, o, "placed", "accepted",
+                    f"Order #{order_id} is {o['status']}; only placed orders can be accepted.")
 
 
 @tool(write=True)
@@ -1028,11 +1038,8 @@ def start_preparing(db: Db, restaurant_id: int, order_id: int) -> dict:
         order_id: the order's id.
     """
     o = _restaurant_order(db, restaurant_id, order_id)
-    if o["status"] != "accepted":
-        raise ToolError(f"Order #{order_id} is {o['status']}; only accepted orders can move to preparing "
-                        "(accept a placed order first).")
-    db.execute("UPDATE orders SET status = 'preparing', preparing_at = ? WHERE id = ?", (_now(db), o["id"]))
-    return {"order_id": o["id"], "status": "preparing"}
+    return _advance(db, o, "accepted", "preparing", f"Order #{order_id} is {o['status']}; only accepted orders "
+                    "can move to preparing (accept a placed order first).")
 
 
 @tool(write=True)
@@ -1070,14 +1077,9 @@ def mark_picked_up(db: Db, courier_id: int, order_id: int) -> dict:
         courier_id: the id of the courier acting; they must be the order's courier.
         order_id: the order's id.
     """
-    k = _courier(db, courier_id)
-    o = _order(db, order_id)
-    if o["courier_id"] != k["id"]:
-        raise ToolError(f"Order #{order_id} is not assigned to {k['full_name']}; only its courier can pick it up.")
-    if o["status"] != "preparing":
-        raise ToolError(f"Order #{order_id} is {o['status']}; an order is picked up once the kitchen is preparing it.")
-    db.execute("UPDATE orders SET status = 'picked_up', picked_up_at = ? WHERE id = ?", (_now(db), o["id"]))
-    return {"order_id": o["id"], "status": "picked_up"}
+    _, o = _courier_order(db, courier_id, order_id, "pick it up")
+    return _advance(db, o, "preparing", "picked_up",
+                    f"Order #{order_id} is {o['status']}; an order is picked up once the kitchen is preparing it.")
 
 
 @tool(write=True)
@@ -1089,17 +1091,14 @@ def mark_delivered(db: Db, courier_id: int, order_id: int) -> dict:
         courier_id: the id of the courier acting; they must be the order's courier.
         order_id: the order's id.
     """
-    k = _courier(db, courier_id)
-    o = _order(db, order_id)
-    if o["courier_id"] != k["id"]:
-        raise ToolError(f"Order #{order_id} is not assigned to {k['full_name']}; only its courier can deliver it.")
-    if o["status"] != "picked_up":
-        raise ToolError(f"Order #{order_id} is {o['status']}; only picked-up orders can be delivered.")
-    db.execute("UPDATE orders SET status = 'delivered', delivered_at = ? WHERE id = ?", (_now(db), o["id"]))
+    k, o = _courier_order(db, courier_id, order_id, "deliver it")
+    out = _advance(db, o, "picked_up", "delivered",
+                   f"Order #{order_id} is {o['status']}; only picked-up orders can be delivered.")
     db.execute("UPDATE couriers SET status = 'available' WHERE id = ?", (k["id"],))
     earned = o["subtotal_cents"] * LOYALTY_PERCENT // 100
     _credit(db, o["customer_id"], o["id"], "loyalty", earned)
-    return {"order_id": o["id"], "status": "delivered", "loyalty_credit_cents": earned}
+    out["loyalty_credit_cents"] = earned
+    return out
 
 
 @tool(write=True)

@@ -34,9 +34,10 @@ restaurants ("<name> Express", same cuisine, another zone) and couriers sharing 
 from __future__ import annotations
 
 import unicodedata
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -156,13 +157,10 @@ def _ascii(s: str) -> str:
     return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower().replace("'", "")
 
 
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
+        self.tools = ctx.tools  # the discount and loyalty rules the tools apply
         self.rng = ctx.rng
         self.now = ctx.clock.replace(microsecond=0)
         self.t: dict[str, list[Row]] = {k: [] for k in (
@@ -412,16 +410,7 @@ class _World:
         sub = sum(self.unit(m, o) * q for m, o, q in lines)
         fee = self.dz[r["id"]][addr["zone_id"]][0]
         promo = self.choose_promo(cust["id"], r["id"], sub, placed) if promo_ok else None
-        disc = 0
-        if promo:
-            if promo["kind"] == "percent":
-                disc = sub * promo["value"] // 100
-                if promo["max_discount_cents"] is not None:
-                    disc = min(disc, promo["max_discount_cents"])
-            elif promo["kind"] == "fixed":
-                disc = min(promo["value"], sub)
-            else:
-                disc = fee
+        disc = self.tools._discount(promo, sub, fee)
         due = sub + fee - disc
         credit = min(self.balance[cust["id"]], due) if use_credit else 0
         o = self.add("orders", {
@@ -456,7 +445,37 @@ class _World:
         if courier is not None:
             o["courier_id"] = courier["id"]
         if status == "delivered":
-            self.credit(cust["id"], o["id"], "loyalty", sub * 5 // 100, datetime.fromisoformat(o["delivered_at"]))
+            earned = sub * self.tools.LOYALTY_PERCENT // 100
+            self.credit(cust["id"], o["id"], "loyalty", earned, datetime.fromisoformat(o["delivered_at"]))
+        return o
+
+    def default_addresses(self) -> dict[int, Row]:
+        return {a["customer_id"]: a for a in reversed(self.t["addresses"]) if a["is_default"]}
+
+    def recent_delivery(self, c: Row, a: Row) -> Row | None:
+        """An order to ``a`` from a restaurant serving it, placed in the last day or so while it was open and
+        delivered at the latest six minutes before the clock (None when no such restaurant and moment)."""
+        rs = self.serving(a)
+        if not rs:
+            return None
+        r = self.ctx.pick(rs)
+        t = self.open_moment(r["id"], 0.3, 1.6)
+        if t is None:
+            return None
+        o = self.new_order(c, a, r, t, "delivered", courier=self.courier_for(r, False))
+        if datetime.fromisoformat(o["delivered_at"]) >= self.now - timedelta(minutes=5):
+            o["delivered_at"] = _ts(self.now - timedelta(minutes=6))
+        return o
+
+    def live_order(self, c: Row, a: Row, r: Row, placed: datetime, status: str, courier: Row | None) -> Row:
+        """An order still in progress: its steps so far lie before the clock; its courier is on delivery."""
+        o = self.new_order(c, a, r, placed, status, courier=courier, use_credit=self.ctx.chance(0.3))
+        for k in ("accepted_at", "preparing_at", "picked_up_at"):
+            if o[k] and o[k] >= _ts(self.now):
+                o[k] = _ts(self.now - timedelta(minutes=1))
+        if courier is not None:
+            courier["status"] = "on_delivery"
+            self.busy_couriers.add(courier["id"])
         return o
 
     def courier_for(self, r: Row, live: bool) -> Row | None:
@@ -532,23 +551,15 @@ class _World:
         ctx = self.ctx
         custs = list(self.t["customers"])
         ctx.rng.shuffle(custs)
-        addr_of = {a["customer_id"]: a for a in reversed(self.t["addresses"]) if a["is_default"]}
+        addr_of = self.default_addresses()
         it = iter(custs)
         made = 0
         for c in it:
             if made >= ctx.n(6, 40):
                 break
-            a = addr_of[c["id"]]
-            rs = self.serving(a)
-            r = ctx.pick(rs) if rs else None
-            if r is None:
+            o = self.recent_delivery(c, addr_of[c["id"]])
+            if o is None:
                 continue
-            t = self.open_moment(r["id"], 0.3, 1.6)
-            if t is None:
-                continue
-            o = self.new_order(c, a, r, t, "delivered", courier=self.courier_for(r, False))
-            if datetime.fromisoformat(o["delivered_at"]) >= self.now - timedelta(minutes=5):
-                o["delivered_at"] = _ts(self.now - timedelta(minutes=6))
             self.after_delivery(o, c, rate=False)
             made += 1
         self.plant_refundable(custs)
@@ -577,13 +588,7 @@ class _World:
                         continue
                 mins = {"placed": (1, 6), "accepted": (8, 14), "preparing": (15, 30), "picked_up": (30, 45)}[status]
                 placed = self.now - timedelta(minutes=ctx.rng.randint(*mins))
-                o = self.new_order(c, a, r, placed, status, courier=courier, use_credit=ctx.chance(0.3))
-                for k in ("accepted_at", "preparing_at", "picked_up_at"):
-                    if o[k] and o[k] >= _ts(self.now):
-                        o[k] = _ts(self.now - timedelta(minutes=1))
-                if courier is not None:
-                    courier["status"] = "on_delivery"
-                    self.busy_couriers.add(courier["id"])
+                self.live_order(c, a, r, placed, status, courier)
                 live.add(c["id"])
                 done += 1
         self.plant_preparing(live, addr_of)
@@ -606,22 +611,12 @@ class _World:
         customer without a namesake (chance refunds, or namesakes, can take every recent order)."""
         if any(self.refundable(o) for o in self.t["orders"]):
             return
-        addr_of = {a["customer_id"]: a for a in reversed(self.t["addresses"]) if a["is_default"]}
+        addr_of = self.default_addresses()
         for c in custs:
             if not self.unique_name("customers", c["full_name"]):
                 continue
-            a = addr_of[c["id"]]
-            rs = self.serving(a)
-            if not rs:
-                continue
-            r = self.ctx.pick(rs)
-            t = self.open_moment(r["id"], 0.3, 1.6)
-            if t is None:
-                continue
-            o = self.new_order(c, a, r, t, "delivered", courier=self.courier_for(r, False))
-            if datetime.fromisoformat(o["delivered_at"]) >= self.now - timedelta(minutes=5):
-                o["delivered_at"] = _ts(self.now - timedelta(minutes=6))
-            if self.refundable(o):
+            o = self.recent_delivery(c, addr_of[c["id"]])
+            if o is not None and self.refundable(o):
                 return
 
     def dispatch_courier(self, zone_id: int) -> Row | None:
@@ -659,12 +654,7 @@ class _World:
             k = off_shift(r["zone_id"])
             assert k is not None
             placed = self.now - timedelta(minutes=self.ctx.rng.randint(15, 30))
-            o = self.new_order(c, a, r, placed, "preparing", courier=k, use_credit=self.ctx.chance(0.3))
-            for key in ("accepted_at", "preparing_at", "picked_up_at"):
-                if o[key] and o[key] >= _ts(self.now):
-                    o[key] = _ts(self.now - timedelta(minutes=1))
-            k["status"] = "on_delivery"
-            self.busy_couriers.add(k["id"])
+            self.live_order(c, a, r, placed, "preparing", k)
             live.add(c["id"])
             return
 

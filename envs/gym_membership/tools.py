@@ -12,8 +12,9 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, tool
+from awm.tooling import Db, ToolError, clean_text, parse_day, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
 
 LATE_CANCEL_HOURS = 2
@@ -32,17 +33,8 @@ CHECKIN_GAP_HOURS = 3
 # ----------------------------------------------------------------------------------------------
 
 
-def _money(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100.0, 2)
-
-
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-10-12' (got {value!r})") from None
+    return parse_day(value, what, "2026-10-12")
 
 
 def _datetime(value: str, what: str) -> datetime:
@@ -61,9 +53,8 @@ def _add_months(d: date, n: int) -> date:
 
 
 def _member(db: Db, email: str) -> dict[str, Any]:
-    m = db.one("SELECT * FROM members WHERE lower(email) = lower(?)", (email.strip(),))
-    if m is None:
-        raise ToolError(f"No member with e-mail {email!r}. Ask for the e-mail address on their membership.")
+    m = db.one("SELECT * FROM members WHERE lower(email) = lower(?)", (email.strip(),),
+               missing=f"No member with e-mail {email!r}. Ask for the e-mail address on their membership.")
     ms = db.one("SELECT ms.*, p.code AS plan_code, p.name AS plan_name, p.monthly_fee_cents, p.access, "
                 "p.includes_classes, p.guest_passes_per_month, p.freeze_days_per_year, p.min_term_months "
                 "FROM memberships ms JOIN membership_plans p ON p.id = ms.plan_id WHERE ms.member_id = ? "
@@ -74,17 +65,14 @@ def _member(db: Db, email: str) -> dict[str, Any]:
 
 
 def _club(db: Db, code: str) -> dict[str, Any]:
-    c = db.one("SELECT * FROM clubs WHERE upper(code) = upper(?)", (code.strip(),))
-    if c is None:
-        raise ToolError(f"No club with code {code!r}; list_clubs shows the codes.")
-    return c
+    return db.one("SELECT * FROM clubs WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No club with code {code!r}; list_clubs shows the codes.")
 
 
 def _staff(db: Db, email: str, roles: tuple[str, ...] = ("manager", "front_desk", "trainer")) -> dict[str, Any]:
     s = db.one("SELECT s.*, c.code AS club_code, c.name AS club_name FROM staff s JOIN clubs c ON c.id = s.club_id "
-               "WHERE lower(s.email) = lower(?)", (email.strip(),))
-    if s is None:
-        raise ToolError(f"No staff member with e-mail {email!r}.")
+               "WHERE lower(s.email) = lower(?)", (email.strip(),),
+               missing=f"No staff member with e-mail {email!r}.")
     if not s["is_active"]:
         raise ToolError(f"{s['full_name']}'s staff account is deactivated.")
     if s["role"] not in roles:
@@ -139,15 +127,13 @@ def _invoice(db: Db, member_id: int, kind: str, desc: str, cents: int) -> str:
 
 
 def _session(db: Db, session_id: int) -> dict[str, Any]:
-    s = db.one("SELECT s.*, t.name AS class_name, t.code AS class_code, t.duration_min, c.code AS club_code, "
-               "c.name AS club_name, st.full_name AS trainer, (SELECT COUNT(*) FROM class_bookings b WHERE "
-               "b.session_id = s.id AND b.status = 'booked') AS booked, (SELECT COUNT(*) FROM class_bookings b WHERE "
-               "b.session_id = s.id AND b.status = 'waitlisted') AS waitlisted FROM class_sessions s JOIN class_types t "
-               "ON t.id = s.class_type_id JOIN clubs c ON c.id = s.club_id JOIN staff st ON st.id = s.trainer_id "
-               "WHERE s.id = ?", (session_id,))
-    if s is None:
-        raise ToolError(f"No class session with id {session_id}; list_class_sessions shows them.")
-    return s
+    return db.one("SELECT s.*, t.name AS class_name, t.code AS class_code, t.duration_min, c.code AS club_code, "
+                  "c.name AS club_name, st.full_name AS trainer, (SELECT COUNT(*) FROM class_bookings b WHERE "
+                  "b.session_id = s.id AND b.status = 'booked') AS booked, (SELECT COUNT(*) FROM class_bookings b WHERE "
+                  "b.session_id = s.id AND b.status = 'waitlisted') AS waitlisted FROM class_sessions s JOIN class_types t "
+                  "ON t.id = s.class_type_id JOIN clubs c ON c.id = s.club_id JOIN staff st ON st.id = s.trainer_id "
+                  "WHERE s.id = ?", (session_id,),
+                  missing=f"No class session with id {session_id}; list_class_sessions shows them.")
 
 
 def _session_row(s: dict[str, Any]) -> dict[str, Any]:
@@ -566,9 +552,7 @@ def cancel_class_session(db: Db, staff_email: str, session_id: int, reason: str)
         raise ToolError(f"Only {s['club_name']}'s manager or the session's trainer ({s['trainer']}) can cancel it.")
     if s["status"] != "scheduled" or s["starts_at"] <= _now(db):
         raise ToolError(f"Session {session_id} is {s['status']} or has started; it cannot be cancelled.")
-    r = reason.strip()
-    if not 3 <= len(r) <= 200:
-        raise ToolError("reason must be 3 to 200 characters.")
+    r = clean_text(reason, "reason", 3, 200)
     n = db.execute("UPDATE class_bookings SET status = 'cancelled', waitlist_position = NULL, cancelled_at = ? WHERE "
                    "session_id = ? AND status IN ('booked', 'waitlisted')", (_now(db), session_id))
     db.execute("UPDATE class_sessions SET status = 'cancelled', cancel_reason = ? WHERE id = ?", (r, session_id))
@@ -649,9 +633,7 @@ def cancel_membership(db: Db, member_email: str, reason: str) -> dict:
     ms = m["ms"]
     if ms is None or ms["status"] == "cancelled":
         raise ToolError(f"{m['name']} has no current membership to cancel.")
-    r = reason.strip()
-    if not 3 <= len(r) <= 200:
-        raise ToolError("reason must be 3 to 200 characters.")
+    r = clean_text(reason, "reason", 3, 200)
     t = db.today()
     fee_invoice = None
     if ms["min_term_months"]:
@@ -733,9 +715,9 @@ def pay_invoice(db: Db, member_email: str, invoice_number: str, method: Literal[
         method: "card", "cash" or "bank_transfer".
     """
     m = _member(db, member_email)
-    inv = db.one("SELECT * FROM invoices WHERE upper(number) = upper(?)", (invoice_number.strip(),))
-    if inv is None or inv["member_id"] != m["id"]:
-        raise ToolError(f"Invoice {invoice_number!r} is not one of {m['name']}'s; list_invoices shows theirs.")
+    inv = db.one("SELECT * FROM invoices WHERE upper(number) = upper(?) AND member_id = ?",
+                 (invoice_number.strip(), m["id"]),
+                 missing=f"Invoice {invoice_number!r} is not one of {m['name']}'s; list_invoices shows theirs.")
     if inv["status"] != "open":
         raise ToolError(f"Invoice {inv['number']} is {inv['status']}.")
     db.execute("UPDATE invoices SET status = 'paid', paid_at = ?, payment_method = ? WHERE id = ?",
@@ -791,9 +773,8 @@ def book_pt_session(db: Db, member_email: str, package_id: int, starts_at: str) 
     """
     m = _member(db, member_email)
     pk = db.one("SELECT pk.*, s.full_name AS trainer, s.club_id, s.is_active FROM pt_packages pk JOIN staff s ON "
-                "s.id = pk.trainer_id WHERE pk.id = ?", (package_id,))
-    if pk is None or pk["member_id"] != m["id"]:
-        raise ToolError(f"Package {package_id} is not one of {m['name']}'s; list_pt_packages shows theirs.")
+                "s.id = pk.trainer_id WHERE pk.id = ? AND pk.member_id = ?", (package_id, m["id"]),
+                missing=f"Package {package_id} is not one of {m['name']}'s; list_pt_packages shows theirs.")
     _active(m, "book personal training")
     start = _datetime(starts_at, "starts_at")
     if start <= db.now():
@@ -832,10 +813,9 @@ def cancel_pt_session(db: Db, member_email: str, pt_session_id: int) -> dict:
         pt_session_id: the session's id (list_pt_packages shows them).
     """
     m = _member(db, member_email)
-    ps = db.one("SELECT ps.*, pk.member_id FROM pt_sessions ps JOIN pt_packages pk ON pk.id = ps.package_id WHERE ps.id = ?",
-                (pt_session_id,))
-    if ps is None or ps["member_id"] != m["id"]:
-        raise ToolError(f"Training session {pt_session_id} is not one of {m['name']}'s.")
+    ps = db.one("SELECT ps.*, pk.member_id FROM pt_sessions ps JOIN pt_packages pk ON pk.id = ps.package_id WHERE ps.id = ? "
+                "AND pk.member_id = ?", (pt_session_id, m["id"]),
+                missing=f"Training session {pt_session_id} is not one of {m['name']}'s.")
     if ps["status"] != "scheduled" or ps["starts_at"] <= _now(db):
         raise ToolError(f"Training session {pt_session_id} is {ps['status']} or has started.")
     early = datetime.fromisoformat(ps["starts_at"]) - db.now() >= timedelta(hours=PT_CANCEL_HOURS)
@@ -854,10 +834,9 @@ def complete_pt_session(db: Db, trainer_email: str, pt_session_id: int) -> dict:
         pt_session_id: the session's id.
     """
     t = _staff(db, trainer_email, ("trainer",))
-    ps = db.one("SELECT ps.*, pk.trainer_id FROM pt_sessions ps JOIN pt_packages pk ON pk.id = ps.package_id WHERE ps.id = ?",
-                (pt_session_id,))
-    if ps is None or ps["trainer_id"] != t["id"]:
-        raise ToolError(f"Training session {pt_session_id} is not one of {t['full_name']}'s.")
+    ps = db.one("SELECT ps.*, pk.trainer_id FROM pt_sessions ps JOIN pt_packages pk ON pk.id = ps.package_id WHERE ps.id = ? "
+                "AND pk.trainer_id = ?", (pt_session_id, t["id"]),
+                missing=f"Training session {pt_session_id} is not one of {t['full_name']}'s.")
     if ps["status"] != "scheduled":
         raise ToolError(f"Training session {pt_session_id} is {ps['status']}.")
     if ps["starts_at"] > _now(db):
@@ -921,9 +900,8 @@ def rent_locker(db: Db, member_email: str, club_code: str, size: Literal["small"
         raise ToolError(f"{m['name']} already rents locker {have} at {c['name']}.")
     l = db.one("SELECT * FROM lockers l WHERE l.club_id = ? AND l.size = ? AND l.out_of_service = 0 AND NOT EXISTS "
                "(SELECT 1 FROM locker_rentals r WHERE r.locker_id = l.id AND r.status = 'active') ORDER BY l.number LIMIT 1",
-               (c["id"], size))
-    if l is None:
-        raise ToolError(f"No {size} locker is free at {c['name']}.")
+               (c["id"], size),
+               missing=f"No {size} locker is free at {c['name']}.")
     db.insert("locker_rentals", {"locker_id": l["id"], "member_id": m["id"], "start_date": db.today().isoformat(),
                                  "end_date": None, "status": "active"})
     number = _invoice(db, m["id"], "locker", f"Locker {l['number']} at {c['name']}, first month", l["monthly_fee_cents"])
@@ -943,8 +921,7 @@ def release_locker(db: Db, member_email: str, club_code: str, locker_number: str
     m = _member(db, member_email)
     c = _club(db, club_code)
     r = db.one("SELECT r.id FROM locker_rentals r JOIN lockers l ON l.id = r.locker_id WHERE r.member_id = ? AND "
-               "r.status = 'active' AND l.club_id = ? AND upper(l.number) = upper(?)", (m["id"], c["id"], locker_number.strip()))
-    if r is None:
-        raise ToolError(f"{m['name']} does not rent locker {locker_number!r} at {c['name']}.")
+               "r.status = 'active' AND l.club_id = ? AND upper(l.number) = upper(?)", (m["id"], c["id"], locker_number.strip()),
+               missing=f"{m['name']} does not rent locker {locker_number!r} at {c['name']}.")
     db.execute("UPDATE locker_rentals SET status = 'ended', end_date = ? WHERE id = ?", (db.today().isoformat(), r["id"]))
     return {"club": c["code"], "locker": locker_number.strip().upper(), "status": "ended"}

@@ -60,14 +60,17 @@ def _iso(dt: datetime) -> str:
     return dt.replace(microsecond=0).isoformat()
 
 
-def _add_months(d: date, n: int) -> date:
-    m = d.month - 1 + n
-    return date(d.year + m // 12, m % 12 + 1, min(d.day, 28))
+def _renumber(rows: list[Row], key: Any) -> None:
+    """Sort ``rows`` by ``key`` and give them ids 1..n in that order."""
+    rows.sort(key=key)
+    for i, row in enumerate(rows, start=1):
+        row["id"] = i
 
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, fk = ctx.rng, ctx.faker
     today, clock = ctx.today, ctx.clock
+    add_months = ctx.tools._add_months  # billing dates follow the tools' month arithmetic
 
     nc = ctx.n(3, 10)
     clubs = [{"id": i, "code": c, "name": n, "city": city, "address": a, "phone": f"(503) 555-{3000 + i * 53:04d}",
@@ -158,7 +161,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         status = ctx.weighted({"active": 0.78, "frozen": 0.08, "cancelled": 0.14})
         nxt = date(today.year, today.month, min(start.day, 28))
         if nxt <= today:
-            nxt = _add_months(nxt, 1)
+            nxt = add_months(nxt, 1)
         ms = {"id": len(memberships) + 1, "member_id": m["id"], "plan_id": p["id"], "status": status,
               "start_date": start.isoformat(), "next_billing_date": nxt.isoformat() if status != "cancelled" else None,
               "frozen_until": None, "cancelled_on": None, "cancel_reason": None}
@@ -188,12 +191,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                             "created_at": _iso(datetime.combine(fs - timedelta(days=1), time(10)))})
         # monthly fee invoices for the last three billing dates
         for k in (3, 2, 1):
-            issued = _add_months(nxt, -k)
+            issued = add_months(nxt, -k)
             if issued < start or issued >= today:
                 continue
             overdue = (status == "active" and k == 2 and i % 7 == 3)
-            inv = invoice(m, "monthly_fee", f"{p['name']} membership {issued.strftime('%B %Y')}", p["monthly_fee_cents"],
-                          issued, paid=False if overdue else (True if k >= 2 else None))
+            invoice(m, "monthly_fee", f"{p['name']} membership {issued.strftime('%B %Y')}", p["monthly_fee_cents"],
+                    issued, paid=False if overdue else (True if k >= 2 else None))
             if overdue:
                 overdue_planted += 1
     # ---- classes ------------------------------------------------------------------------------------
@@ -266,9 +269,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                              "waitlist_position": pos, "created_at": _iso(created),
                              "cancelled_at": _iso(min(created + timedelta(hours=5), clock - timedelta(minutes=5)))
                              if st == "cancelled" else None})
-    bookings.sort(key=lambda b: (b["created_at"], b["id"]))
-    for i, b in enumerate(bookings, start=1):
-        b["id"] = i
+    _renumber(bookings, lambda b: (b["created_at"], b["id"]))
 
     # ---- personal training ----------------------------------------------------------------------------
     packages: list[Row] = []
@@ -279,11 +280,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             continue
         tr = ctx.pick(trainers[m["home_club_id"]])
         total = rng.choice([5, 10, 10, 20])
-        disc = {5: 100, 10: 90, 20: 85}[total]
+        disc = ctx.tools.PACKAGE_DISCOUNT[total]
         bought = ctx.days_ago(5, 80)
         pk = {"id": len(packages) + 1, "member_id": m["id"], "trainer_id": tr["id"], "sessions_total": total,
               "sessions_remaining": total, "price_cents": tr["pt_rate_cents"] * total * disc // 100,
-              "purchased_on": bought.isoformat(), "expires_on": (bought + timedelta(days=180)).isoformat()}
+              "purchased_on": bought.isoformat(),
+              "expires_on": (bought + timedelta(days=ctx.tools.PACKAGE_DAYS)).isoformat()}
         packages.append(pk)
         invoice(m, "pt_package", f"{total} personal training sessions with {tr['full_name']}", pk["price_cents"], bought,
                 paid=True)
@@ -319,9 +321,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             at = at.replace(hour=rng.randint(6, 20))
             check_ins.append({"id": 0, "member_id": m["id"], "club_id": club,
                               "staff_id": ctx.pick(desks[club])["id"], "checked_in_at": _iso(at)})
-    check_ins.sort(key=lambda x: (x["checked_in_at"], x["member_id"]))
-    for i, x in enumerate(check_ins, start=1):
-        x["id"] = i
+    _renumber(check_ins, lambda x: (x["checked_in_at"], x["member_id"]))
 
     lockers: list[Row] = []
     rentals: list[Row] = []
@@ -359,13 +359,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             guest_passes.append({"id": 0, "member_id": m["id"], "club_id": m["home_club_id"], "guest_name": fk.name(),
                                  "visit_date": vd.isoformat(), "created_at": _iso(datetime.combine(vd, time(8)) -
                                                                                  timedelta(days=2))})
-    guest_passes.sort(key=lambda g: (g["created_at"], g["member_id"]))
-    for i, g in enumerate(guest_passes, start=1):
-        g["id"] = i
-    invoices.sort(key=lambda v: (v["issued_on"], v["id"]))
-    for i, v in enumerate(invoices, start=1):
-        v["id"] = i
-        v["number"] = f"INV-{i:06d}"
+    _renumber(guest_passes, lambda g: (g["created_at"], g["member_id"]))
+    _renumber(invoices, lambda v: (v["issued_on"], v["id"]))
+    for v in invoices:
+        v["number"] = f"INV-{v['id']:06d}"
 
     return {"clubs": clubs, "membership_plans": plans, "members": members, "memberships": memberships,
             "membership_freezes": freezes, "staff": staff, "class_types": class_types, "class_sessions": sessions,

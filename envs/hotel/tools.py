@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, dollars, filters, like_contains, parse_day, to_cents, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -32,45 +32,27 @@ DESK = ("front_desk", "manager")
 
 
 def _usd(cents: int | None) -> float:
-    return round((cents or 0) / 100.0, 2)
-
-
-def _cents(amount: float, what: str = "amount") -> int:
-    c = round(amount * 100)
-    if abs(c - amount * 100) > 1e-6:
-        raise ToolError(f"{what} must be in dollars with at most two decimals (got {amount}).")
-    return int(c)
+    return dollars(cents or 0)
 
 
 def _date(value: str, what: str) -> date:
-    v = value.strip()
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-05-20' (got {value!r})")
-    try:
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} is not a real date: {value!r}") from None
+    return parse_day(value, what, "2026-05-20")
 
 
 def _hotel(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM hotels WHERE upper(code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No hotel with code {code!r}; list_hotels shows the codes.")
-    return row
+    return db.one("SELECT * FROM hotels WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No hotel with code {code!r}; list_hotels shows the codes.")
 
 
 def _guest(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM guests WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No guest with e-mail {email!r}; use find_guests to look a guest up by name.")
-    return row
+    return db.one("SELECT * FROM guests WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No guest with e-mail {email!r}; use find_guests to look a guest up by name.")
 
 
 def _staff(db: Db, email: str, hotel_id: int, roles: tuple[str, ...], what: str) -> dict[str, Any]:
     s = db.one("SELECT s.*, h.code AS hotel_code FROM staff s JOIN hotels h ON h.id = s.hotel_id "
-               "WHERE lower(s.email) = lower(?)", (email.strip(),))
-    if s is None:
-        raise ToolError(f"No staff member with e-mail {email!r}; list_staff shows a hotel's team.")
+               "WHERE lower(s.email) = lower(?)", (email.strip(),),
+               missing=f"No staff member with e-mail {email!r}; list_staff shows a hotel's team.")
     if s["hotel_id"] != hotel_id:
         raise ToolError(f"{s['full_name']} works at hotel {s['hotel_code']} and cannot {what} at another hotel.")
     if s["role"] not in roles:
@@ -80,17 +62,30 @@ def _staff(db: Db, email: str, hotel_id: int, roles: tuple[str, ...], what: str)
 
 
 def _res(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT r.*, h.code AS hotel_code, h.name AS hotel_name, h.tax_pct, h.cancel_deadline_hours, "
-                 "rt.code AS room_type_code, rt.name AS room_type_name, rp.code AS rate_plan_code, "
-                 "rp.refundable, rp.min_nights, g.full_name AS guest_name, g.email AS guest_email, "
-                 "g.loyalty_tier, rm.number AS room_number FROM reservations r JOIN hotels h ON h.id = r.hotel_id "
-                 "JOIN room_types rt ON rt.id = r.room_type_id JOIN rate_plans rp ON rp.id = r.rate_plan_id "
-                 "JOIN guests g ON g.id = r.guest_id LEFT JOIN rooms rm ON rm.id = r.room_id "
-                 "WHERE upper(r.confirmation_code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No reservation with confirmation code {code!r}; list_reservations finds them by guest, "
-                        "hotel or date.")
-    return row
+    return db.one("SELECT r.*, h.code AS hotel_code, h.name AS hotel_name, h.tax_pct, h.cancel_deadline_hours, "
+                  "rt.code AS room_type_code, rt.name AS room_type_name, rp.code AS rate_plan_code, "
+                  "rp.refundable, rp.min_nights, g.full_name AS guest_name, g.email AS guest_email, "
+                  "g.loyalty_tier, rm.number AS room_number FROM reservations r JOIN hotels h ON h.id = r.hotel_id "
+                  "JOIN room_types rt ON rt.id = r.room_type_id JOIN rate_plans rp ON rp.id = r.rate_plan_id "
+                  "JOIN guests g ON g.id = r.guest_id LEFT JOIN rooms rm ON rm.id = r.room_id "
+                  "WHERE upper(r.confirmation_code) = upper(?)", (code.strip(),),
+                  missing=f"No reservation with confirmation code {code!r}; list_reservations finds them by guest, "
+                          "hotel or date.")
+
+
+def _require(r: dict[str, Any], status: str, refusal: str) -> None:
+    """Refuse unless the reservation is ``status``; ``refusal`` says what the tool needs instead."""
+    if r["status"] != status:
+        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; {refusal}")
+
+
+def _desk_res(db: Db, code: str, staff_email: str, what: str, status: str,
+              refusal: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A reservation in ``status`` and the front desk agent or manager of its hotel who acts on it (``what``)."""
+    r = _res(db, code)
+    s = _staff(db, staff_email, r["hotel_id"], DESK, what)
+    _require(r, status, refusal)
+    return r, s
 
 
 def _own_res(db: Db, code: str, guest_email: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -112,16 +107,31 @@ def _balance(db: Db, folio_id: int) -> int:
     return charged - paid
 
 
+def _charge(db: Db, folio_id: int, kind: str, description: str, cents: int, posted_by: int | None) -> None:
+    db.insert("folio_charges", {"folio_id": folio_id, "kind": kind, "description": description, "amount_cents": cents,
+                                "posted_by": posted_by, "posted_at": _now(db)})
+
+
+def _pay(db: Db, folio_id: int, method: str, cents: int, taken_by: int | None) -> None:
+    db.insert("payments", {"folio_id": folio_id, "method": method, "amount_cents": cents, "taken_by": taken_by,
+                           "created_at": _now(db)})
+
+
+def _points(db: Db, guest_id: int, res_id: int, kind: str, points: int) -> None:
+    """Post a loyalty transaction (negative ``points`` redeem) and move the guest's balance with it."""
+    db.insert("loyalty_transactions", {"guest_id": guest_id, "reservation_id": res_id, "kind": kind,
+                                       "points": points, "created_at": _now(db)})
+    db.execute("UPDATE guests SET points_balance = points_balance + ? WHERE id = ?", (points, guest_id))
+
+
 def _nights(r: dict[str, Any]) -> int:
     return (date.fromisoformat(r["check_out_date"]) - date.fromisoformat(r["check_in_date"])).days
 
 
 def _room(db: Db, hotel_id: int, number: str) -> dict[str, Any]:
-    row = db.one("SELECT rm.*, rt.code AS room_type_code FROM rooms rm JOIN room_types rt ON rt.id = rm.room_type_id "
-                 "WHERE rm.hotel_id = ? AND upper(rm.number) = upper(?)", (hotel_id, str(number).strip()))
-    if row is None:
-        raise ToolError(f"No room {number!r} at this hotel; list_rooms shows the rooms.")
-    return row
+    return db.one("SELECT rm.*, rt.code AS room_type_code FROM rooms rm JOIN room_types rt ON rt.id = rm.room_type_id "
+                  "WHERE rm.hotel_id = ? AND upper(rm.number) = upper(?)", (hotel_id, str(number).strip()),
+                  missing=f"No room {number!r} at this hotel; list_rooms shows the rooms.")
 
 
 def _room_clash(db: Db, room_id: int, d1: str, d2: str, exclude: int | None) -> dict[str, Any] | None:
@@ -143,8 +153,27 @@ def _available(db: Db, room_type_id: int, d1: date, d2: date, exclude: int | Non
     return max(worst, 0)
 
 
+def _stay_dates(db: Db, check_in: str, check_out: str, min_nights: int, plan: str) -> tuple[date, date, int]:
+    """The dates of a new or moved stay: arrival today or later, 1 to MAX_NIGHTS nights and at least the rate
+    plan's minimum nights (``plan`` names it in the refusal)."""
+    d1, d2 = _date(check_in, "check_in"), _date(check_out, "check_out")
+    if d1 < db.today():
+        raise ToolError(f"check_in {d1.isoformat()} is in the past; today is {db.today().isoformat()}.")
+    nights = (d2 - d1).days
+    if not 1 <= nights <= MAX_NIGHTS:
+        raise ToolError(f"A stay is 1 to {MAX_NIGHTS} nights (check_out after check_in).")
+    if nights < min_nights:
+        raise ToolError(f"{plan} needs at least {min_nights} nights; this stay has {nights}.")
+    return d1, d2, nights
+
+
 def _rate(base: int, discount: int) -> int:
     return base * (100 - discount) // 100
+
+
+def _earned_points(room_cents: int, tier: str) -> int:
+    """Loyalty points a stay earns at departure: 10 per dollar of room charges, times the tier bonus."""
+    return (room_cents // 100) * POINTS_PER_DOLLAR * TIER_EARN_PCT[tier] // 100
 
 
 def _cancel_fee(db: Db, r: dict[str, Any]) -> tuple[int, str]:
@@ -168,10 +197,8 @@ def _task(db: Db, room_id: int, kind: str, notes: str) -> int | None:
 def _settle_fee(db: Db, r: dict[str, Any], kind: str, cents: int, label: str) -> None:
     f = _folio(db, r["id"])
     if cents > 0:
-        db.insert("folio_charges", {"folio_id": f["id"], "kind": kind, "description": label, "amount_cents": cents,
-                                    "posted_by": None, "posted_at": _now(db)})
-        db.insert("payments", {"folio_id": f["id"], "method": "card", "amount_cents": cents, "taken_by": None,
-                               "created_at": _now(db)})
+        _charge(db, f["id"], kind, label, cents, None)
+        _pay(db, f["id"], "card", cents, None)
     db.execute("UPDATE folios SET status = 'closed', closed_at = ? WHERE id = ?", (_now(db), f["id"]))
 
 
@@ -311,10 +338,9 @@ def list_reservations(db: Db, hotel_code: str | None = None, guest_email: str | 
     gid = _guest(db, guest_email)["id"] if guest_email else None
     a = _date(arriving_on, "arriving_on").isoformat() if arriving_on else None
     d = _date(departing_on, "departing_on").isoformat() if departing_on else None
-    rows = db.query(_RES_LIST_SQL + "WHERE (? IS NULL OR r.hotel_id = ?) AND (? IS NULL OR r.guest_id = ?) AND "
-                    "(? IS NULL OR r.status = ?) AND (? IS NULL OR r.check_in_date = ?) AND (? IS NULL OR "
-                    "r.check_out_date = ?) ORDER BY r.check_in_date, r.id LIMIT ?",
-                    (hid, hid, gid, gid, status, status, a, a, d, d, limit))
+    where, params = filters(("r.hotel_id = ?", hid), ("r.guest_id = ?", gid), ("r.status = ?", status),
+                            ("r.check_in_date = ?", a), ("r.check_out_date = ?", d))
+    rows = db.query(_RES_LIST_SQL + f"WHERE {where} ORDER BY r.check_in_date, r.id LIMIT ?", (*params, limit))
     return {"count": len(rows), "reservations": [_res_line(r) for r in rows]}
 
 
@@ -491,8 +517,7 @@ def quote_cancellation(db: Db, confirmation_code: str) -> dict:
         confirmation_code: the confirmation code.
     """
     r = _res(db, confirmation_code)
-    if r["status"] != "booked":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; only booked reservations can be cancelled.")
+    _require(r, "booked", "only booked reservations can be cancelled.")
     fee, why = _cancel_fee(db, r)
     return {"confirmation_code": r["confirmation_code"], "check_in_date": r["check_in_date"], "nights": _nights(r),
             "nightly_rate_usd": _usd(r["nightly_rate_cents"]), "refundable": bool(r["refundable"]),
@@ -522,20 +547,13 @@ def create_reservation(db: Db, guest_email: str, hotel_code: str, room_type_code
     """
     g = _guest(db, guest_email)
     h = _hotel(db, hotel_code)
-    t = db.one("SELECT * FROM room_types WHERE hotel_id = ? AND upper(code) = upper(?)", (h["id"], room_type_code.strip()))
-    if t is None:
-        raise ToolError(f"Hotel {h['code']} has no room type {room_type_code!r}; get_hotel lists them.")
-    p = db.one("SELECT * FROM rate_plans WHERE hotel_id = ? AND upper(code) = upper(?)", (h["id"], rate_plan_code.strip()))
-    if p is None:
-        raise ToolError(f"Hotel {h['code']} has no rate plan {rate_plan_code!r}; get_hotel lists them.")
-    d1, d2 = _date(check_in, "check_in"), _date(check_out, "check_out")
-    if d1 < db.today():
-        raise ToolError(f"check_in {d1.isoformat()} is in the past; today is {db.today().isoformat()}.")
-    nights = (d2 - d1).days
-    if not 1 <= nights <= MAX_NIGHTS:
-        raise ToolError(f"A stay is 1 to {MAX_NIGHTS} nights (check_out after check_in).")
-    if nights < p["min_nights"]:
-        raise ToolError(f"The {p['name']} plan needs at least {p['min_nights']} nights; this stay has {nights}.")
+    t = db.one("SELECT * FROM room_types WHERE hotel_id = ? AND upper(code) = upper(?)",
+               (h["id"], room_type_code.strip()),
+               missing=f"Hotel {h['code']} has no room type {room_type_code!r}; get_hotel lists them.")
+    p = db.one("SELECT * FROM rate_plans WHERE hotel_id = ? AND upper(code) = upper(?)",
+               (h["id"], rate_plan_code.strip()),
+               missing=f"Hotel {h['code']} has no rate plan {rate_plan_code!r}; get_hotel lists them.")
+    d1, d2, nights = _stay_dates(db, check_in, check_out, p["min_nights"], f"The {p['name']} plan")
     if adults < 1 or children < 0:
         raise ToolError("At least one adult, and children cannot be negative.")
     if adults + children > t["max_occupancy"]:
@@ -572,18 +590,10 @@ def change_reservation_dates(db: Db, confirmation_code: str, guest_email: str, c
         check_out: new departure date, YYYY-MM-DD.
     """
     r, g = _own_res(db, confirmation_code, guest_email)
-    if r["status"] != "booked":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; only booked reservations can change dates.")
+    _require(r, "booked", "only booked reservations can change dates.")
     if not r["refundable"]:
         raise ToolError(f"Reservation {r['confirmation_code']} is on a non-refundable rate and cannot be changed.")
-    d1, d2 = _date(check_in, "check_in"), _date(check_out, "check_out")
-    if d1 < db.today():
-        raise ToolError(f"check_in {d1.isoformat()} is in the past.")
-    nights = (d2 - d1).days
-    if not 1 <= nights <= MAX_NIGHTS:
-        raise ToolError(f"A stay is 1 to {MAX_NIGHTS} nights.")
-    if nights < r["min_nights"]:
-        raise ToolError(f"The rate plan needs at least {r['min_nights']} nights.")
+    d1, d2, nights = _stay_dates(db, check_in, check_out, r["min_nights"], "The rate plan")
     if d1.isoformat() == r["check_in_date"] and d2.isoformat() == r["check_out_date"]:
         raise ToolError("Those are already the reservation's dates.")
     if _available(db, r["room_type_id"], d1, d2, exclude=r["id"]) < 1:
@@ -606,8 +616,7 @@ def cancel_reservation(db: Db, confirmation_code: str, guest_email: str) -> dict
         guest_email: e-mail of the guest who holds the reservation.
     """
     r, g = _own_res(db, confirmation_code, guest_email)
-    if r["status"] != "booked":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; only booked reservations can be cancelled.")
+    _require(r, "booked", "only booked reservations can be cancelled.")
     fee, why = _cancel_fee(db, r)
     _settle_fee(db, r, "cancellation_fee", fee, f"Cancellation fee ({why})")
     db.execute("UPDATE reservations SET status = 'cancelled', cancelled_at = ?, room_id = NULL WHERE id = ?",
@@ -644,8 +653,7 @@ def pay_with_points(db: Db, confirmation_code: str, guest_email: str, points: in
         points: how many points to redeem.
     """
     r, g = _own_res(db, confirmation_code, guest_email)
-    if r["status"] != "checked_in":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; points pay the bill of a current stay.")
+    _require(r, "checked_in", "points pay the bill of a current stay.")
     if points < MIN_POINTS_REDEEM or points % 100:
         raise ToolError(f"Redeem at least {MIN_POINTS_REDEEM} points, in steps of 100 (got {points}).")
     if points > g["points_balance"]:
@@ -654,11 +662,8 @@ def pay_with_points(db: Db, confirmation_code: str, guest_email: str, points: in
     bal = _balance(db, f["id"])
     if points > bal:
         raise ToolError(f"The balance due is {_usd(bal):.2f} USD ({bal} points at most).")
-    db.insert("payments", {"folio_id": f["id"], "method": "points", "amount_cents": points, "taken_by": None,
-                           "created_at": _now(db)})
-    db.insert("loyalty_transactions", {"guest_id": g["id"], "reservation_id": r["id"], "kind": "redeem",
-                                       "points": -points, "created_at": _now(db)})
-    db.execute("UPDATE guests SET points_balance = points_balance - ? WHERE id = ?", (points, g["id"]))
+    _pay(db, f["id"], "points", points, None)
+    _points(db, g["id"], r["id"], "redeem", -points)
     return {"confirmation_code": r["confirmation_code"], "paid_usd": _usd(points),
             "balance_due_usd": _usd(bal - points), "points_left": g["points_balance"] - points}
 
@@ -675,8 +680,7 @@ def place_room_service_order(db: Db, confirmation_code: str, guest_email: str, m
         menu_item_ids: ids from get_menu, e.g. [4, 4, 9] for two of item 4 and one of item 9.
     """
     r, g = _own_res(db, confirmation_code, guest_email)
-    if r["status"] != "checked_in":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; room service is for guests in house.")
+    _require(r, "checked_in", "room service is for guests in house.")
     if not menu_item_ids:
         raise ToolError("Order at least one item.")
     counts: dict[int, int] = {}
@@ -698,9 +702,7 @@ def place_room_service_order(db: Db, confirmation_code: str, guest_email: str, m
     for m, q in lines:
         db.insert("room_service_items", {"order_id": oid, "menu_item_id": m["id"], "quantity": q,
                                          "unit_price_cents": m["price_cents"]})
-    f = _folio(db, r["id"])
-    db.insert("folio_charges", {"folio_id": f["id"], "kind": "room_service", "description": f"Room service order {oid}",
-                                "amount_cents": total, "posted_by": None, "posted_at": _now(db)})
+    _charge(db, _folio(db, r["id"])["id"], "room_service", f"Room service order {oid}", total, None)
     return {"order_id": oid, "status": "placed", "total_usd": _usd(total),
             "items": [{"name": m["name"], "quantity": q} for m, q in lines]}
 
@@ -714,17 +716,14 @@ def cancel_room_service_order(db: Db, order_id: int, guest_email: str) -> dict:
         guest_email: e-mail of the guest who ordered.
     """
     o = db.one("SELECT o.*, r.confirmation_code FROM room_service_orders o JOIN reservations r ON r.id = o.reservation_id "
-               "WHERE o.id = ?", (order_id,))
-    if o is None:
-        raise ToolError(f"No room service order {order_id}.")
+               "WHERE o.id = ?", (order_id,),
+               missing=f"No room service order {order_id}.")
     r, g = _own_res(db, o["confirmation_code"], guest_email)
     if o["status"] != "placed":
         raise ToolError(f"Order {order_id} is {o['status']}; only orders not yet delivered can be cancelled.")
     db.execute("UPDATE room_service_orders SET status = 'cancelled' WHERE id = ?", (order_id,))
-    f = _folio(db, r["id"])
-    db.insert("folio_charges", {"folio_id": f["id"], "kind": "adjustment",
-                                "description": f"Room service order {order_id} cancelled",
-                                "amount_cents": -o["total_cents"], "posted_by": None, "posted_at": _now(db)})
+    _charge(db, _folio(db, r["id"])["id"], "adjustment", f"Room service order {order_id} cancelled", -o["total_cents"],
+            None)
     return {"order_id": order_id, "status": "cancelled", "reversed_usd": _usd(o["total_cents"])}
 
 
@@ -742,10 +741,8 @@ def assign_room(db: Db, confirmation_code: str, staff_email: str, room_number: s
         staff_email: e-mail of the front desk agent or manager acting.
         room_number: the room to assign, e.g. "204".
     """
-    r = _res(db, confirmation_code)
-    _staff(db, staff_email, r["hotel_id"], DESK, "assign rooms")
-    if r["status"] != "booked":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; rooms are assigned before check-in.")
+    r, _ = _desk_res(db, confirmation_code, staff_email, "assign rooms", "booked",
+                     "rooms are assigned before check-in.")
     rm = _room(db, r["hotel_id"], room_number)
     if rm["room_type_id"] != r["room_type_id"]:
         raise ToolError(f"Room {rm['number']} is a {rm['room_type_code']} room; the reservation is for "
@@ -772,10 +769,8 @@ def check_in(db: Db, confirmation_code: str, staff_email: str) -> dict:
         confirmation_code: the confirmation code.
         staff_email: e-mail of the front desk agent or manager acting.
     """
-    r = _res(db, confirmation_code)
-    _staff(db, staff_email, r["hotel_id"], DESK, "check guests in")
-    if r["status"] != "booked":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; only booked reservations can check in.")
+    r, _ = _desk_res(db, confirmation_code, staff_email, "check guests in", "booked",
+                     "only booked reservations can check in.")
     today = db.today().isoformat()
     if r["check_in_date"] > today:
         raise ToolError(f"The stay starts on {r['check_in_date']}; guests cannot check in before their arrival date.")
@@ -792,12 +787,10 @@ def check_in(db: Db, confirmation_code: str, staff_email: str) -> dict:
     tax = room_total * r["tax_pct"] // 100
     f = _folio(db, r["id"])
     staff_id = db.value("SELECT id FROM staff WHERE lower(email) = lower(?)", (staff_email.strip(),))
-    db.insert("folio_charges", {"folio_id": f["id"], "kind": "room",
-                                "description": f"Room {r['room_number']}, {nights} night(s) at {_usd(r['nightly_rate_cents']):.2f}",
-                                "amount_cents": room_total, "posted_by": staff_id, "posted_at": _now(db)})
+    _charge(db, f["id"], "room", f"Room {r['room_number']}, {nights} night(s) at {_usd(r['nightly_rate_cents']):.2f}",
+            room_total, staff_id)
     if tax:
-        db.insert("folio_charges", {"folio_id": f["id"], "kind": "tax", "description": f"Tax {r['tax_pct']}%",
-                                    "amount_cents": tax, "posted_by": staff_id, "posted_at": _now(db)})
+        _charge(db, f["id"], "tax", f"Tax {r['tax_pct']}%", tax, staff_id)
     db.execute("UPDATE reservations SET status = 'checked_in', checked_in_at = ? WHERE id = ?", (_now(db), r["id"]))
     return {"confirmation_code": r["confirmation_code"], "status": "checked_in", "room": r["room_number"],
             "charged_usd": _usd(room_total + tax), "balance_usd": _usd(_balance(db, f["id"]))}
@@ -813,10 +806,8 @@ def check_out(db: Db, confirmation_code: str, staff_email: str) -> dict:
         confirmation_code: the confirmation code.
         staff_email: e-mail of the front desk agent or manager acting.
     """
-    r = _res(db, confirmation_code)
-    _staff(db, staff_email, r["hotel_id"], DESK, "check guests out")
-    if r["status"] != "checked_in":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; only checked-in guests can check out.")
+    r, _ = _desk_res(db, confirmation_code, staff_email, "check guests out", "checked_in",
+                     "only checked-in guests can check out.")
     if db.value("SELECT 1 FROM room_service_orders WHERE reservation_id = ? AND status = 'placed'", (r["id"],)):
         raise ToolError("A room service order is still waiting; mark it delivered or have the guest cancel it first.")
     f = _folio(db, r["id"])
@@ -830,11 +821,9 @@ def check_out(db: Db, confirmation_code: str, staff_email: str) -> dict:
     _task(db, r["room_id"], "clean", f"Departure clean after {r['confirmation_code']}")
     room_cents = db.value("SELECT COALESCE(SUM(amount_cents), 0) FROM folio_charges WHERE folio_id = ? AND kind = 'room'",
                           (f["id"],))
-    pts = (room_cents // 100) * POINTS_PER_DOLLAR * TIER_EARN_PCT[r["loyalty_tier"]] // 100
+    pts = _earned_points(room_cents, r["loyalty_tier"])
     if r["loyalty_tier"] != "none" and pts > 0:
-        db.insert("loyalty_transactions", {"guest_id": r["guest_id"], "reservation_id": r["id"], "kind": "earn",
-                                           "points": pts, "created_at": _now(db)})
-        db.execute("UPDATE guests SET points_balance = points_balance + ? WHERE id = ?", (pts, r["guest_id"]))
+        _points(db, r["guest_id"], r["id"], "earn", pts)
     else:
         pts = 0
     return {"confirmation_code": r["confirmation_code"], "status": "checked_out", "points_earned": pts}
@@ -849,10 +838,8 @@ def mark_no_show(db: Db, confirmation_code: str, staff_email: str) -> dict:
         confirmation_code: the confirmation code.
         staff_email: e-mail of the front desk agent or manager acting.
     """
-    r = _res(db, confirmation_code)
-    _staff(db, staff_email, r["hotel_id"], DESK, "record no-shows")
-    if r["status"] != "booked":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; only booked reservations can be no-shows.")
+    r, _ = _desk_res(db, confirmation_code, staff_email, "record no-shows", "booked",
+                     "only booked reservations can be no-shows.")
     if r["check_in_date"] >= db.today().isoformat():
         raise ToolError(f"The guest is due on {r['check_in_date']}; a no-show can only be recorded after the arrival day.")
     fee = r["nightly_rate_cents"] * (1 if r["refundable"] else _nights(r))
@@ -874,19 +861,14 @@ def post_charge(db: Db, confirmation_code: str, staff_email: str, kind: Literal[
         amount: in dollars, 0.01 to 2000.00.
         description: what was charged, e.g. "2 sparkling waters".
     """
-    r = _res(db, confirmation_code)
-    s = _staff(db, staff_email, r["hotel_id"], DESK, "post charges")
-    if r["status"] != "checked_in":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; charges go on the folio of a current stay.")
-    cents = _cents(amount)
+    r, s = _desk_res(db, confirmation_code, staff_email, "post charges", "checked_in",
+                     "charges go on the folio of a current stay.")
+    cents = to_cents(amount, positive=False)
     if not 1 <= cents <= 200000:
         raise ToolError("amount must be between 0.01 and 2000.00 dollars.")
-    d = description.strip()
-    if not 1 <= len(d) <= 200:
-        raise ToolError("description must be 1 to 200 characters.")
+    d = clean_text(description, "description", 1, 200)
     f = _folio(db, r["id"])
-    db.insert("folio_charges", {"folio_id": f["id"], "kind": kind, "description": d, "amount_cents": cents,
-                                "posted_by": s["id"], "posted_at": _now(db)})
+    _charge(db, f["id"], kind, d, cents, s["id"])
     return {"confirmation_code": r["confirmation_code"], "kind": kind, "amount_usd": _usd(cents),
             "balance_usd": _usd(_balance(db, f["id"]))}
 
@@ -901,19 +883,16 @@ def record_payment(db: Db, confirmation_code: str, staff_email: str, amount: flo
         amount: in dollars, at most the balance due.
         method: "card" or "cash".
     """
-    r = _res(db, confirmation_code)
-    s = _staff(db, staff_email, r["hotel_id"], DESK, "take payments")
-    if r["status"] != "checked_in":
-        raise ToolError(f"Reservation {r['confirmation_code']} is {r['status']}; payments are taken during a stay.")
-    cents = _cents(amount)
+    r, s = _desk_res(db, confirmation_code, staff_email, "take payments", "checked_in",
+                     "payments are taken during a stay.")
+    cents = to_cents(amount, positive=False)
     f = _folio(db, r["id"])
     bal = _balance(db, f["id"])
     if cents <= 0:
         raise ToolError("amount must be positive.")
     if cents > bal:
         raise ToolError(f"The balance due is only {_usd(bal):.2f} USD; do not take more than that.")
-    db.insert("payments", {"folio_id": f["id"], "method": method, "amount_cents": cents, "taken_by": s["id"],
-                           "created_at": _now(db)})
+    _pay(db, f["id"], method, cents, s["id"])
     return {"confirmation_code": r["confirmation_code"], "paid_usd": _usd(cents), "balance_usd": _usd(bal - cents)}
 
 
@@ -926,9 +905,8 @@ def mark_order_delivered(db: Db, order_id: int, staff_email: str) -> dict:
         staff_email: e-mail of a staff member of that hotel (front desk, housekeeping or manager).
     """
     o = db.one("SELECT o.*, r.hotel_id FROM room_service_orders o JOIN reservations r ON r.id = o.reservation_id "
-               "WHERE o.id = ?", (order_id,))
-    if o is None:
-        raise ToolError(f"No room service order {order_id}.")
+               "WHERE o.id = ?", (order_id,),
+               missing=f"No room service order {order_id}.")
     s = _staff(db, staff_email, o["hotel_id"], ("front_desk", "housekeeping", "manager"), "deliver room service")
     if o["status"] != "placed":
         raise ToolError(f"Order {order_id} is {o['status']}.")
@@ -942,11 +920,9 @@ def mark_order_delivered(db: Db, order_id: int, staff_email: str) -> dict:
 # ----------------------------------------------------------------------------------------------
 
 def _task_row(db: Db, task_id: int) -> dict[str, Any]:
-    t = db.one("SELECT t.*, rm.hotel_id, rm.number, rm.status AS room_status FROM housekeeping_tasks t JOIN rooms rm "
-               "ON rm.id = t.room_id WHERE t.id = ?", (task_id,))
-    if t is None:
-        raise ToolError(f"No task {task_id}; list_housekeeping_tasks shows the ids.")
-    return t
+    return db.one("SELECT t.*, rm.hotel_id, rm.number, rm.status AS room_status FROM housekeeping_tasks t "
+                  "JOIN rooms rm ON rm.id = t.room_id WHERE t.id = ?", (task_id,),
+                  missing=f"No task {task_id}; list_housekeeping_tasks shows the ids.")
 
 
 @tool(write=True)
@@ -978,9 +954,8 @@ def complete_task(db: Db, task_id: int, staff_email: str) -> dict:
         staff_email: e-mail of the staff member who started it.
     """
     t = _task_row(db, task_id)
-    s = db.one("SELECT * FROM staff WHERE lower(email) = lower(?)", (staff_email.strip(),))
-    if s is None:
-        raise ToolError(f"No staff member with e-mail {staff_email!r}.")
+    s = db.one("SELECT * FROM staff WHERE lower(email) = lower(?)", (staff_email.strip(),),
+               missing=f"No staff member with e-mail {staff_email!r}.")
     if t["status"] != "in_progress":
         raise ToolError(f"Task {task_id} is {t['status'].replace('_', ' ')}; start it first with start_task.")
     if t["assigned_to"] != s["id"]:
@@ -1029,9 +1004,7 @@ def set_room_out_of_order(db: Db, hotel_code: str, room_number: str, staff_email
     h = _hotel(db, hotel_code)
     _staff(db, staff_email, h["id"], ("manager", "maintenance"), "take rooms out of service")
     rm = _room(db, h["id"], room_number)
-    why = reason.strip()
-    if not 3 <= len(why) <= 200:
-        raise ToolError("reason must be 3 to 200 characters.")
+    why = clean_text(reason, "reason", 3, 200)
     if rm["status"] == "out_of_order":
         raise ToolError(f"Room {rm['number']} is already out of order ({rm['out_of_order_reason']}).")
     guest = db.value("SELECT confirmation_code FROM reservations WHERE room_id = ? AND status = 'checked_in'", (rm["id"],))

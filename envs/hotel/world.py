@@ -23,6 +23,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -49,13 +50,8 @@ MENU = [("Buttermilk pancakes", "breakfast", 1600), ("Eggs Benedict", "breakfast
         ("Club sandwich", "main", 2100), ("Margherita pizza", "main", 2300), ("Caesar salad", "main", 1700),
         ("Cheeseburger and fries", "main", 2400), ("Chocolate lava cake", "dessert", 1200),
         ("Fresh orange juice", "drink", 800), ("Sparkling water", "drink", 600), ("Pot of coffee", "drink", 900)]
-TIER_PCT = {"none": 100, "silver": 125, "gold": 150, "platinum": 200}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 SCENARIOS = ["inhouse", "due_out", "arrival_clean", "arrival_dirty", "arrival_unassigned", "left_today", "vacant", "ooo"]
-
-
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
 
 
 def _at(day: date, hour: int, minute: int = 0) -> datetime:
@@ -64,6 +60,7 @@ def _at(day: date, hour: int, minute: int = 0) -> datetime:
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng = ctx.rng
+    tools = ctx.tools  # the rates, tray charge and loyalty points the tools charge and post
     now = ctx.clock.replace(microsecond=0)
     T = ctx.today
     past_days, future_days = ctx.n(8, 18), ctx.n(12, 24)
@@ -193,12 +190,16 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             out["payments"].append({"id": 0, "folio_id": f["id"], "method": method, "amount_cents": cents,
                                     "taken_by": by, "created_at": _iso(when)})
 
-    def stay(hi: int, room: Row | None, rt: Row, d1: date, d2: date, status: str, assigned: bool = True,
-             balance_due: bool = True, placed_order: bool = False) -> Row:
+    def priced(hi: int, rt: Row, d1: date, d2: date) -> tuple[Row, int, Row, int]:
+        """A guest for a stay, its nights, a rate plan the guest and stay qualify for, and the nightly rate."""
         g = ctx.pick(guests)
         nights = (d2 - d1).days
         plan = pick_plan(hi, g, nights)
-        rate = rt["base_rate_cents"] * (100 - plan["discount_pct"]) // 100
+        return g, nights, plan, tools._rate(rt["base_rate_cents"], plan["discount_pct"])
+
+    def stay(hi: int, room: Row | None, rt: Row, d1: date, d2: date, status: str, assigned: bool = True,
+             balance_due: bool = True, placed_order: bool = False) -> Row:
+        g, nights, plan, rate = priced(hi, rt, d1, d2)
         created = min(_at(d1, 12) - timedelta(days=rng.randrange(2, 60), hours=rng.randrange(0, 20)),
                       now - timedelta(hours=rng.randrange(2, 300)))
         rid = len(out["reservations"]) + 1
@@ -240,7 +241,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     when = now - timedelta(minutes=rng.randrange(5, 40))
                 items = ctx.sample([m for m in menu_by_hotel[hi] if m["available"]], rng.randint(1, 3))
                 lines = [(m, rng.randint(1, 2)) for m in items]
-                ototal = sum(m["price_cents"] * q for m, q in lines) + 500
+                ototal = sum(m["price_cents"] * q for m, q in lines) + tools.ROOM_SERVICE_TRAY_CENTS
                 oid = len(out["room_service_orders"]) + 1
                 delivered = not placed_order
                 out["room_service_orders"].append({
@@ -262,7 +263,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 pay(f, ctx.pick(["card", "card", "cash"]), total - deposit, cout, desk["id"])
                 f["status"], f["closed_at"] = "closed", _iso(cout)
                 if g["loyalty_tier"] != "none":
-                    pts = (room_total // 100) * 10 * TIER_PCT[g["loyalty_tier"]] // 100
+                    pts = tools._earned_points(room_total, g["loyalty_tier"])
                     loyalty.append({"guest_id": g["id"], "reservation_id": rid, "kind": "earn", "points": pts,
                                     "created_at": _iso(cout)})
                     points[g["id"]] += pts
@@ -274,10 +275,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return r
 
     def cancelled(hi: int, rt: Row, d1: date, d2: date, kind: str) -> None:
-        g = ctx.pick(guests)
-        nights = (d2 - d1).days
-        plan = pick_plan(hi, g, nights)
-        rate = rt["base_rate_cents"] * (100 - plan["discount_pct"]) // 100
+        g, nights, plan, rate = priced(hi, rt, d1, d2)
         created = min(_at(d1, 12) - timedelta(days=rng.randrange(5, 60)), now - timedelta(days=3))
         if kind == "no_show":
             when = _at(d1 + timedelta(days=1), 9, rng.randrange(0, 59))

@@ -8,11 +8,10 @@ Leave is counted in working days: Monday to Friday, minus the public holidays of
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, dollars, like_contains, parse_day, to_cents, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -31,16 +30,7 @@ MAX_DAY_HOURS = 12
 
 
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-06-01' (got {value!r})") from None
-
-
-def _money(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100, 2)
+    return parse_day(value, what, "2026-06-01")
 
 
 _EMP_SQL = ("SELECT e.*, d.code AS dept_code, d.name AS dept_name, j.title, j.expense_limit_cents, "
@@ -49,10 +39,8 @@ _EMP_SQL = ("SELECT e.*, d.code AS dept_code, d.name AS dept_name, j.title, j.ex
 
 
 def _emp(db: Db, email: str, what: str = "employee") -> dict[str, Any]:
-    row = db.one(_EMP_SQL + "WHERE lower(e.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. Use find_employees to look people up by name.")
-    return row
+    return db.one(_EMP_SQL + "WHERE lower(e.email) = lower(?)", (email.strip(),),
+                  missing=f"No {what} with e-mail {email!r}. Use find_employees to look people up by name.")
 
 
 def _emp_id(db: Db, emp_id: int) -> dict[str, Any]:
@@ -67,10 +55,8 @@ def _active(db: Db, email: str, what: str = "acting employee") -> dict[str, Any]
 
 
 def _leave_type(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM leave_types WHERE code = ?", (code,))
-    if row is None:
-        raise ToolError(f"Unknown leave type {code!r}; use annual, sick, parental or unpaid.")
-    return row
+    return db.one("SELECT * FROM leave_types WHERE code = ?", (code,),
+                  missing=f"Unknown leave type {code!r}; use annual, sick, parental or unpaid.")
 
 
 def _holidays(db: Db, country: str, lo: str, hi: str) -> set[str]:
@@ -79,20 +65,24 @@ def _holidays(db: Db, country: str, lo: str, hi: str) -> set[str]:
 
 
 def _working_days(db: Db, country: str, s: date, e: date) -> int:
-    hol = _holidays(db, country, s.isoformat(), e.isoformat())
+    return _count_working_days(s, e, _holidays(db, country, s.isoformat(), e.isoformat()))
+
+
+def _count_working_days(s: date, e: date, holidays: set[str]) -> int:
+    """Mondays to Fridays from s to e (both included) that are not in ``holidays`` (ISO dates); the world
+    builder counts its leave requests with it too."""
     n, d = 0, s
     while d <= e:
-        if d.weekday() < 5 and d.isoformat() not in hol:
+        if d.weekday() < 5 and d.isoformat() not in holidays:
             n += 1
         d += timedelta(days=1)
     return n
 
 
 def _balance(db: Db, emp_id: int, type_id: int, year: int) -> dict[str, Any]:
-    b = db.one("SELECT * FROM leave_balances WHERE employee_id = ? AND leave_type_id = ? AND year = ?", (emp_id, type_id, year))
-    if b is None:
-        raise ToolError(f"No leave balance for {year}; leave can only be requested for years with a balance.")
-    return b
+    return db.one("SELECT * FROM leave_balances WHERE employee_id = ? AND leave_type_id = ? AND year = ?",
+                  (emp_id, type_id, year),
+                  missing=f"No leave balance for {year}; leave can only be requested for years with a balance.")
 
 
 def _available(b: dict[str, Any]) -> int:
@@ -100,12 +90,25 @@ def _available(b: dict[str, Any]) -> int:
 
 
 def _request(db: Db, request_id: int) -> dict[str, Any]:
-    row = db.one("SELECT r.*, t.code AS type_code, t.min_notice_days, t.blackout_applies, e.full_name, e.email, "
-                 "e.manager_id, e.department_id FROM leave_requests r JOIN leave_types t ON t.id = r.leave_type_id "
-                 "JOIN employees e ON e.id = r.employee_id WHERE r.id = ?", (request_id,))
-    if row is None:
-        raise ToolError(f"No leave request with id {request_id}. Use list_leave_requests to find it.")
-    return row
+    return db.one("SELECT r.*, t.code AS type_code, t.min_notice_days, t.blackout_applies, e.full_name, e.email, "
+                  "e.manager_id, e.department_id FROM leave_requests r JOIN leave_types t ON t.id = r.leave_type_id "
+                  "JOIN employees e ON e.id = r.employee_id WHERE r.id = ?", (request_id,),
+                  missing=f"No leave request with id {request_id}. Use list_leave_requests to find it.")
+
+
+def _own_request(db: Db, request_id: int, email: str, verb: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The request and its employee, who must be the active person acting (only they may ``verb`` it)."""
+    r = _request(db, request_id)
+    emp = _active(db, email, "employee")
+    if r["employee_id"] != emp["id"]:
+        raise ToolError(f"Request {request_id} belongs to {r['full_name']}; only they can {verb} it.")
+    return r, emp
+
+
+def _release_pending(db: Db, r: dict[str, Any]) -> None:
+    """Give a submitted request's held (pending) days back to its year's balance."""
+    db.execute("UPDATE leave_balances SET pending_days = pending_days - ? WHERE employee_id = ? AND leave_type_id = ? "
+               "AND year = ?", (r["working_days"], r["employee_id"], r["leave_type_id"], int(r["start_date"][:4])))
 
 
 def _req_out(r: dict[str, Any]) -> dict[str, Any]:
@@ -130,6 +133,17 @@ def _can_approve(db: Db, approver: dict[str, Any], employee_id: int, manager_id:
     mgr = _emp_id(db, manager_id) if manager_id else None
     raise ToolError(f"{approver['full_name']} is neither the manager ({mgr['full_name'] if mgr else 'none'}) of this "
                     "employee nor that manager's delegate today; only they can decide.")
+
+
+def _decidable_request(db: Db, request_id: int, approver_email: str,
+                       decided: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A submitted request and the approver who may decide it (``decided``: "approved" or "rejected")."""
+    r = _request(db, request_id)
+    a = _active(db, approver_email, "approver")
+    _can_approve(db, a, r["employee_id"], r["manager_id"])
+    if r["status"] != "submitted":
+        raise ToolError(f"Request {request_id} is {r['status']}; only submitted requests can be {decided}.")
+    return r, a
 
 
 def _blackout(db: Db, dept_id: int, s: str, e: str) -> dict[str, Any] | None:
@@ -196,7 +210,7 @@ def get_employee(db: Db, email: str) -> dict:
     mgr = _emp_id(db, e["manager_id"]) if e["manager_id"] else None
     return {"employee_no": e["employee_no"], "full_name": e["full_name"], "email": e["email"],
             "department": f"{e['dept_name']} ({e['dept_code']})", "title": e["title"],
-            "expense_approval_limit": _money(e["expense_limit_cents"]), "is_hr": bool(e["is_hr"]),
+            "expense_approval_limit": dollars(e["expense_limit_cents"]), "is_hr": bool(e["is_hr"]),
             "manager": {"full_name": mgr["full_name"], "email": mgr["email"]} if mgr else None,
             "location": e["location"], "country_code": e["country_code"], "hire_date": e["hire_date"],
             "status": e["status"], "direct_reports": db.value("SELECT COUNT(*) FROM employees WHERE manager_id = ?", (e["id"],))}
@@ -293,9 +307,8 @@ def list_blackout_periods(db: Db, department_code: str) -> list[dict]:
     Args:
         department_code: the department's code, e.g. "ENG".
     """
-    d = db.one("SELECT * FROM departments WHERE code = upper(?)", (department_code.strip(),))
-    if d is None:
-        raise ToolError(f"No department {department_code!r}; use list_departments.")
+    d = db.one("SELECT * FROM departments WHERE code = upper(?)", (department_code.strip(),),
+               missing=f"No department {department_code!r}; use list_departments.")
     return db.query("SELECT start_date, end_date, reason FROM blackout_periods WHERE department_id = ? ORDER BY start_date", (d["id"],))
 
 
@@ -360,7 +373,7 @@ def list_pending_approvals(db: Db, approver_email: str, limit: int = 20) -> dict
         "FROM expense_claims c JOIN employees e ON e.id = c.employee_id WHERE c.employee_id IN (SELECT id FROM below) "
         "AND c.status = 'submitted' ORDER BY c.submitted_at, c.id LIMIT ?", (a["id"], limit))
     for c in claims:
-        c["amount"] = _money(c.pop("amount_cents"))
+        c["amount"] = dollars(c.pop("amount_cents"))
         c["within_your_limit"] = c["amount"] * 100 <= a["expense_limit_cents"]
     return {"leave_requests": [_req_out(r) for r in leave], "timesheets": sheets, "expense_claims": claims}
 
@@ -384,7 +397,7 @@ def list_expense_categories(db: Db) -> list[dict]:
     """List the expense categories with their per-claim caps."""
     rows = db.query("SELECT code, name, per_claim_cap_cents FROM expense_categories ORDER BY id")
     for r in rows:
-        r["per_claim_cap"] = _money(r.pop("per_claim_cap_cents"))
+        r["per_claim_cap"] = dollars(r.pop("per_claim_cap_cents"))
     return rows
 
 
@@ -405,7 +418,7 @@ def list_expense_claims(db: Db, email: str, status: ClaimStatus | None = None, l
                     "WHERE c.employee_id = ? AND (? IS NULL OR c.status = ?) ORDER BY c.expense_date DESC, c.id DESC LIMIT ?",
                     (e["id"], status, status, limit))
     for r in rows:
-        r["amount"] = _money(r.pop("amount_cents"))
+        r["amount"] = dollars(r.pop("amount_cents"))
     return rows
 
 
@@ -512,10 +525,7 @@ def submit_leave_request(db: Db, request_id: int, email: str) -> dict:
         request_id: the draft's id.
         email: your e-mail; it must be your own request.
     """
-    r = _request(db, request_id)
-    emp = _active(db, email, "employee")
-    if r["employee_id"] != emp["id"]:
-        raise ToolError(f"Request {request_id} belongs to {r['full_name']}; only they can submit it.")
+    r, emp = _own_request(db, request_id, email, "submit")
     if r["status"] != "draft":
         raise ToolError(f"Request {request_id} is {r['status']}; only drafts can be submitted.")
     lt = _leave_type(db, r["type_code"])
@@ -535,11 +545,7 @@ def approve_leave_request(db: Db, request_id: int, approver_email: str, note: st
         approver_email: e-mail of the manager or delegate.
         note: optional note to the employee.
     """
-    r = _request(db, request_id)
-    a = _active(db, approver_email, "approver")
-    _can_approve(db, a, r["employee_id"], r["manager_id"])
-    if r["status"] != "submitted":
-        raise ToolError(f"Request {request_id} is {r['status']}; only submitted requests can be approved.")
+    r, a = _decidable_request(db, request_id, approver_email, "approved")
     year = int(r["start_date"][:4])
     db.execute("UPDATE leave_balances SET pending_days = pending_days - ?, used_days = used_days + ? WHERE employee_id = ? "
                "AND leave_type_id = ? AND year = ?", (r["working_days"], r["working_days"], r["employee_id"],
@@ -559,15 +565,10 @@ def reject_leave_request(db: Db, request_id: int, approver_email: str, reason: s
         approver_email: e-mail of the manager or delegate.
         reason: why it is rejected (shown to the employee).
     """
-    r = _request(db, request_id)
-    a = _active(db, approver_email, "approver")
-    _can_approve(db, a, r["employee_id"], r["manager_id"])
-    if r["status"] != "submitted":
-        raise ToolError(f"Request {request_id} is {r['status']}; only submitted requests can be rejected.")
+    r, a = _decidable_request(db, request_id, approver_email, "rejected")
     if not reason.strip():
         raise ToolError("Give the employee a reason for the rejection.")
-    db.execute("UPDATE leave_balances SET pending_days = pending_days - ? WHERE employee_id = ? AND leave_type_id = ? AND year = ?",
-               (r["working_days"], r["employee_id"], r["leave_type_id"], int(r["start_date"][:4])))
+    _release_pending(db, r)
     db.execute("UPDATE leave_requests SET status = 'rejected', decided_by = ?, decided_at = ?, decision_note = ? WHERE id = ?",
                (a["id"], _now(db), reason.strip(), request_id))
     return {"request_id": request_id, "status": "rejected", "employee": r["full_name"]}
@@ -582,21 +583,16 @@ def cancel_leave_request(db: Db, request_id: int, email: str) -> dict:
         request_id: the request's id.
         email: your e-mail; it must be your own request.
     """
-    r = _request(db, request_id)
-    emp = _active(db, email, "employee")
-    if r["employee_id"] != emp["id"]:
-        raise ToolError(f"Request {request_id} belongs to {r['full_name']}; only they can cancel it.")
+    r, emp = _own_request(db, request_id, email, "cancel")
     if r["status"] not in LIVE:
         raise ToolError(f"Request {request_id} is already {r['status']}.")
     if r["status"] == "approved" and r["start_date"] <= db.today().isoformat():
         raise ToolError(f"Request {request_id} started on {r['start_date']}; leave that has started cannot be cancelled. Ask HR.")
-    year = int(r["start_date"][:4])
     if r["status"] == "submitted":
-        db.execute("UPDATE leave_balances SET pending_days = pending_days - ? WHERE employee_id = ? AND leave_type_id = ? "
-                   "AND year = ?", (r["working_days"], r["employee_id"], r["leave_type_id"], year))
+        _release_pending(db, r)
     elif r["status"] == "approved":
         db.execute("UPDATE leave_balances SET used_days = used_days - ? WHERE employee_id = ? AND leave_type_id = ? "
-                   "AND year = ?", (r["working_days"], r["employee_id"], r["leave_type_id"], year))
+                   "AND year = ?", (r["working_days"], r["employee_id"], r["leave_type_id"], int(r["start_date"][:4])))
     db.execute("UPDATE leave_requests SET status = 'cancelled', cancelled_at = ? WHERE id = ?", (_now(db), request_id))
     return {"request_id": request_id, "status": "cancelled", "days_returned": r["working_days"] if r["status"] != "draft" else 0}
 
@@ -649,9 +645,8 @@ def revoke_delegation(db: Db, delegation_id: int, manager_email: str) -> dict:
         delegation_id: the delegation's id (from list_delegations).
         manager_email: your e-mail; it must be your delegation.
     """
-    d = db.one("SELECT * FROM delegations WHERE id = ?", (delegation_id,))
-    if d is None:
-        raise ToolError(f"No delegation {delegation_id}; use list_delegations.")
+    d = db.one("SELECT * FROM delegations WHERE id = ?", (delegation_id,),
+               missing=f"No delegation {delegation_id}; use list_delegations.")
     m = _active(db, manager_email, "manager")
     if d["manager_id"] != m["id"]:
         raise ToolError(f"Delegation {delegation_id} is not {m['full_name']}'s.")
@@ -680,29 +675,25 @@ def submit_expense_claim(db: Db, email: str, category_code: str, expense_date: s
         description: what it was for.
     """
     emp = _active(db, email, "employee")
-    cat = db.one("SELECT * FROM expense_categories WHERE code = upper(?)", (category_code.strip(),))
-    if cat is None:
-        raise ToolError(f"Unknown category {category_code!r}; see list_expense_categories.")
+    cat = db.one("SELECT * FROM expense_categories WHERE code = upper(?)", (category_code.strip(),),
+                 missing=f"Unknown category {category_code!r}; see list_expense_categories.")
     d = _date(expense_date, "expense_date")
     if d > db.today() or (db.today() - d).days > CLAIM_MAX_AGE_DAYS:
         raise ToolError(f"The expense must be dated between {(db.today() - timedelta(days=CLAIM_MAX_AGE_DAYS)).isoformat()} and today.")
-    cents = round(amount * 100)
-    if cents <= 0 or abs(amount * 100 - cents) > 1e-6:
-        raise ToolError("amount must be positive, in dollars with at most two decimals.")
+    cents = to_cents(amount)
     if cents > cat["per_claim_cap_cents"]:
-        raise ToolError(f"{cat['name']} claims are capped at {_money(cat['per_claim_cap_cents'])} per claim.")
+        raise ToolError(f"{cat['name']} claims are capped at {dollars(cat['per_claim_cap_cents'])} per claim.")
     if not description.strip():
         raise ToolError("Describe the expense.")
     cid = db.insert("expense_claims", {"employee_id": emp["id"], "category_id": cat["id"], "expense_date": d.isoformat(),
                                        "amount_cents": cents, "description": description.strip(), "status": "submitted",
                                        "submitted_at": _now(db)})
-    return {"claim_id": cid, "status": "submitted", "amount": _money(cents)}
+    return {"claim_id": cid, "status": "submitted", "amount": dollars(cents)}
 
 
 def _claim_decider(db: Db, claim_id: int, approver_email: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    c = db.one("SELECT c.*, e.full_name FROM expense_claims c JOIN employees e ON e.id = c.employee_id WHERE c.id = ?", (claim_id,))
-    if c is None:
-        raise ToolError(f"No expense claim {claim_id}; use list_expense_claims or list_pending_approvals.")
+    c = db.one("SELECT c.*, e.full_name FROM expense_claims c JOIN employees e ON e.id = c.employee_id WHERE c.id = ?",
+               (claim_id,), missing=f"No expense claim {claim_id}; use list_expense_claims or list_pending_approvals.")
     a = _active(db, approver_email, "approver")
     if c["status"] != "submitted":
         raise ToolError(f"Claim {claim_id} is {c['status']}; only submitted claims can be decided.")
@@ -729,11 +720,11 @@ def approve_expense_claim(db: Db, claim_id: int, approver_email: str) -> dict:
     """
     c, a = _claim_decider(db, claim_id, approver_email)
     if c["amount_cents"] > a["expense_limit_cents"]:
-        raise ToolError(f"{_money(c['amount_cents'])} is above {a['full_name']}'s approval limit of "
-                        f"{_money(a['expense_limit_cents'])} ({a['title']}); someone higher in the reporting line must approve it.")
+        raise ToolError(f"{dollars(c['amount_cents'])} is above {a['full_name']}'s approval limit of "
+                        f"{dollars(a['expense_limit_cents'])} ({a['title']}); someone higher in the reporting line must approve it.")
     db.execute("UPDATE expense_claims SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ?",
                (a["id"], _now(db), claim_id))
-    return {"claim_id": claim_id, "status": "approved", "amount": _money(c["amount_cents"])}
+    return {"claim_id": claim_id, "status": "approved", "amount": dollars(c["amount_cents"])}
 
 
 @tool(write=True)
@@ -813,9 +804,8 @@ def submit_timesheet(db: Db, timesheet_id: int, email: str) -> dict:
         timesheet_id: the timesheet's id (from get_timesheet).
         email: your e-mail; it must be your timesheet.
     """
-    ts = db.one("SELECT * FROM timesheets WHERE id = ?", (timesheet_id,))
-    if ts is None:
-        raise ToolError(f"No timesheet {timesheet_id}; use get_timesheet.")
+    ts = db.one("SELECT * FROM timesheets WHERE id = ?", (timesheet_id,),
+                missing=f"No timesheet {timesheet_id}; use get_timesheet.")
     emp = _active(db, email, "employee")
     if ts["employee_id"] != emp["id"]:
         raise ToolError("That is someone else's timesheet; only its owner submits it.")
@@ -836,9 +826,8 @@ def approve_timesheet(db: Db, timesheet_id: int, approver_email: str) -> dict:
         timesheet_id: the timesheet's id.
         approver_email: e-mail of the manager or delegate.
     """
-    ts = db.one("SELECT t.*, e.manager_id FROM timesheets t JOIN employees e ON e.id = t.employee_id WHERE t.id = ?", (timesheet_id,))
-    if ts is None:
-        raise ToolError(f"No timesheet {timesheet_id}; use list_pending_approvals.")
+    ts = db.one("SELECT t.*, e.manager_id FROM timesheets t JOIN employees e ON e.id = t.employee_id WHERE t.id = ?",
+                (timesheet_id,), missing=f"No timesheet {timesheet_id}; use list_pending_approvals.")
     a = _active(db, approver_email, "approver")
     _can_approve(db, a, ts["employee_id"], ts["manager_id"])
     if ts["status"] != "submitted":
@@ -856,9 +845,9 @@ def complete_onboarding_task(db: Db, task_id: int, actor_email: str) -> dict:
         task_id: the task's id (from list_onboarding_tasks).
         actor_email: e-mail of the owner or an HR colleague.
     """
-    t = db.one("SELECT o.*, w.full_name AS owner FROM onboarding_tasks o JOIN employees w ON w.id = o.owner_id WHERE o.id = ?", (task_id,))
-    if t is None:
-        raise ToolError(f"No onboarding task {task_id}; use list_onboarding_tasks with the new hire's e-mail.")
+    t = db.one("SELECT o.*, w.full_name AS owner FROM onboarding_tasks o JOIN employees w ON w.id = o.owner_id "
+               "WHERE o.id = ?", (task_id,),
+               missing=f"No onboarding task {task_id}; use list_onboarding_tasks with the new hire's e-mail.")
     a = _active(db, actor_email)
     if a["id"] != t["owner_id"] and not a["is_hr"]:
         raise ToolError(f"Only the task's owner ({t['owner']}) or HR can complete it.")
@@ -877,9 +866,7 @@ def reassign_onboarding_task(db: Db, task_id: int, new_owner_email: str, actor_e
         new_owner_email: e-mail of the new owner.
         actor_email: e-mail of the HR colleague making the change.
     """
-    t = db.one("SELECT * FROM onboarding_tasks WHERE id = ?", (task_id,))
-    if t is None:
-        raise ToolError(f"No onboarding task {task_id}.")
+    t = db.one("SELECT * FROM onboarding_tasks WHERE id = ?", (task_id,), missing=f"No onboarding task {task_id}.")
     a = _active(db, actor_email)
     if not a["is_hr"]:
         raise ToolError("Only HR can reassign onboarding tasks.")

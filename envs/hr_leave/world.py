@@ -98,16 +98,6 @@ ONBOARDING = [("Sign employment contract", "hr"), ("Set up laptop", "it"), ("Cre
               ("Meet your manager", "manager"), ("Complete security training", "self")]
 
 
-def _wd(s: date, e: date, hol: set[str]) -> int:
-    n = 0
-    d = s
-    while d <= e:
-        if d.weekday() < 5 and d.isoformat() not in hol:
-            n += 1
-        d += timedelta(days=1)
-    return n
-
-
 def _at(d: date, h: int, m: int = 0) -> str:
     return datetime.combine(d, time(h, m)).isoformat()
 
@@ -300,7 +290,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     def add_req(e: Row, lt: int, s: date, en: date, status: str, reason: str = "") -> Row | None:
         nonlocal rid
         hl = hol[loc_cc[e["location_id"]]]
-        days = _wd(s, en, hl)
+        days = ctx.tools._count_working_days(s, en, hl)
         if days < 1 or not free(e, s, en, lt) or e["manager_id"] is None:
             return None
         b = balances[(e["id"], lt)]
@@ -399,7 +389,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     def fits(x: Row, s: date, en: date) -> bool:
         b = balances[(x["id"], 1)]
-        days = _wd(s, en, hol[loc_cc[x["location_id"]]])
+        days = ctx.tools._count_working_days(s, en, hol[loc_cc[x["location_id"]]])
         return (x["manager_id"] is not None and days >= 1 and free(x, s, en, 1)
                 and b["used_days"] + b["pending_days"] + days <= b["entitled_days"] + b["carried_over_days"]
                 and x["hire_date"] <= (today - timedelta(days=30)).isoformat())

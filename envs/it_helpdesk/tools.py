@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -31,6 +31,11 @@ AssetType = Literal["laptop", "phone", "monitor", "tablet"]
 # ----------------------------------------------------------------------------------------------
 
 
+def _like(text: str | None) -> str | None:
+    """A LIKE pattern for an optional search text (None when the agent gave no words)."""
+    return like_contains(text.strip()) if text and text.strip() else None
+
+
 def _text(value: str, what: str, lo: int = 3, hi: int = 1000) -> str:
     v = (value or "").strip()
     if not lo <= len(v) <= hi:
@@ -39,49 +44,47 @@ def _text(value: str, what: str, lo: int = 3, hi: int = 1000) -> str:
 
 
 def _employee(db: Db, email: str, what: str = "employee") -> dict[str, Any]:
-    row = db.one("SELECT e.*, d.code AS dept_code, d.name AS dept_name FROM employees e "
-                 "JOIN departments d ON d.id = e.department_id WHERE lower(e.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. Use find_employees to look people up by name.")
-    return row
+    return db.one("SELECT e.*, d.code AS dept_code, d.name AS dept_name FROM employees e "
+                  "JOIN departments d ON d.id = e.department_id WHERE lower(e.email) = lower(?)", (email.strip(),),
+                  missing=f"No {what} with e-mail {email!r}. Use find_employees to look people up by name.")
+
+
+_AGENT_SQL = ("SELECT a.*, g.code AS group_code, g.name AS group_name, g.handles_assets, g.handles_access "
+              "FROM agents a JOIN support_groups g ON g.id = a.group_id WHERE lower(a.email) = lower(?)")
 
 
 def _agent_or_none(db: Db, email: str) -> dict[str, Any] | None:
-    return db.one("SELECT a.*, g.code AS group_code, g.name AS group_name, g.handles_assets, g.handles_access "
-                  "FROM agents a JOIN support_groups g ON g.id = a.group_id WHERE lower(a.email) = lower(?)",
-                  (email.strip(),))
+    return db.one(_AGENT_SQL, (email.strip(),))
 
 
 def _agent(db: Db, email: str, what: str = "IT agent") -> dict[str, Any]:
-    a = _agent_or_none(db, email)
-    if a is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. IT agents are listed by get_support_group.")
+    a = db.one(_AGENT_SQL, (email.strip(),),
+               missing=f"No {what} with e-mail {email!r}. IT agents are listed by get_support_group.")
     if not a["is_active"]:
         raise ToolError(f"{a['full_name']} ({a['email']}) no longer works on the service desk; act as an active agent.")
     return a
 
 
 def _group(db: Db, code: str) -> dict[str, Any]:
-    g = db.one("SELECT * FROM support_groups WHERE upper(code) = upper(?)", (code.strip(),))
-    if g is None:
-        raise ToolError(f"No support group with code {code!r}. Use list_support_groups to see the codes.")
-    return g
+    return db.one("SELECT * FROM support_groups WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No support group with code {code!r}. Use list_support_groups to see the codes.")
 
 
 def _ticket(db: Db, number: str) -> dict[str, Any]:
-    t = db.one("SELECT t.*, g.code AS group_code, g.name AS group_name, p.code AS priority, "
-               "p.response_minutes, p.resolution_hours FROM tickets t JOIN support_groups g ON g.id = t.group_id "
-               "JOIN priorities p ON p.id = t.priority_id WHERE upper(t.number) = upper(?)", (number.strip(),))
-    if t is None:
-        raise ToolError(f"No ticket numbered {number!r}. Numbers look like 'INC-10042'; use search_tickets to find one.")
-    return t
+    return db.one("SELECT t.*, g.code AS group_code, g.name AS group_name, p.code AS priority, "
+                  "p.response_minutes, p.resolution_hours FROM tickets t JOIN support_groups g ON g.id = t.group_id "
+                  "JOIN priorities p ON p.id = t.priority_id WHERE upper(t.number) = upper(?)", (number.strip(),),
+                  missing=f"No ticket numbered {number!r}. Numbers look like 'INC-10042'; use search_tickets to find "
+                  "one.")
 
 
 def _software(db: Db, name: str) -> dict[str, Any]:
-    s = db.one("SELECT * FROM software WHERE lower(name) = lower(?)", (name.strip(),))
-    if s is None:
-        raise ToolError(f"No software named {name!r}. Use list_software for the exact product names.")
-    return s
+    return db.one("SELECT * FROM software WHERE lower(name) = lower(?)", (name.strip(),),
+                  missing=f"No software named {name!r}. Use list_software for the exact product names.")
+
+
+def _asset(db: Db, asset_tag: str, missing: str) -> dict[str, Any]:
+    return db.one("SELECT * FROM assets WHERE upper(asset_tag) = upper(?)", (asset_tag.strip(),), missing=missing)
 
 
 def _is_lead(agent: dict[str, Any]) -> bool:
@@ -115,20 +118,15 @@ def _workload(db: Db, agent_id: int) -> int:
                     "('assigned', 'in_progress', 'waiting_on_user')", (agent_id,))
 
 
-def _access_agent(db: Db, actor_email: str, what: str) -> dict[str, Any]:
-    a = _agent(db, actor_email, "acting agent")
-    if not a["handles_access"]:
-        groups = ", ".join(r["name"] for r in db.query("SELECT name FROM support_groups WHERE handles_access = 1 "
-                                                       "ORDER BY id"))
-        raise ToolError(f"{a['full_name']} is in {a['group_name']}, which cannot {what}; ask an agent of: {groups}.")
-    return a
+_GROUPS_THAT = {"handles_access": "SELECT name FROM support_groups WHERE handles_access = 1 ORDER BY id",
+                "handles_assets": "SELECT name FROM support_groups WHERE handles_assets = 1 ORDER BY id"}
 
 
-def _asset_agent(db: Db, actor_email: str, what: str) -> dict[str, Any]:
+def _capable_agent(db: Db, actor_email: str, duty: str, what: str) -> dict[str, Any]:
+    """The acting agent, whose group must have ``duty`` (handles_access or handles_assets)."""
     a = _agent(db, actor_email, "acting agent")
-    if not a["handles_assets"]:
-        groups = ", ".join(r["name"] for r in db.query("SELECT name FROM support_groups WHERE handles_assets = 1 "
-                                                       "ORDER BY id"))
+    if not a[duty]:
+        groups = ", ".join(r["name"] for r in db.query(_GROUPS_THAT[duty]))
         raise ToolError(f"{a['full_name']} is in {a['group_name']}, which cannot {what}; ask an agent of: {groups}.")
     return a
 
@@ -156,16 +154,31 @@ def _sla(db: Db, t: dict[str, Any]) -> dict[str, Any]:
             "resolution_breached": bool(end > t["resolution_due_at"])}
 
 
+def _seats_used(db: Db, software_id: int) -> int:
+    return db.value("SELECT COUNT(*) FROM licence_assignments WHERE software_id = ?", (software_id,))
+
+
+def _no_seat_yet(db: Db, s: dict[str, Any], e: dict[str, Any]) -> None:
+    if db.value("SELECT 1 FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"])):
+        raise ToolError(f"{e['full_name']} already has a {s['name']} seat.")
+
+
+def _ticket_number(ticket_id: int) -> str:
+    """A ticket's number from its row id: "INC-10042" (the world builder numbers its tickets the same way)."""
+    return f"INC-{10000 + ticket_id}"
+
+
+def _access_request_number(request_id: int) -> str:
+    """An access request's number from its row id: "ACC-2007" (as the world builder numbers them)."""
+    return f"ACC-{2000 + request_id}"
+
+
 def _emp_short(db: Db, emp_id: int | None) -> dict[str, Any] | None:
-    if emp_id is None:
-        return None
-    return db.one("SELECT full_name AS name, email FROM employees WHERE id = ?", (emp_id,))
+    return None if emp_id is None else db.one("SELECT full_name AS name, email FROM employees WHERE id = ?", (emp_id,))
 
 
 def _agent_short(db: Db, agent_id: int | None) -> dict[str, Any] | None:
-    if agent_id is None:
-        return None
-    return db.one("SELECT full_name AS name, email FROM agents WHERE id = ?", (agent_id,))
+    return None if agent_id is None else db.one("SELECT full_name AS name, email FROM agents WHERE id = ?", (agent_id,))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -184,7 +197,7 @@ def find_employees(db: Db, query: str | None = None, department_code: str | None
         limit: maximum number of people to return, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    like = _like(query)
     rows = db.query(
         "SELECT e.full_name AS name, e.email, e.job_title, d.code AS department, e.location, e.status "
         "FROM employees e JOIN departments d ON d.id = e.department_id "
@@ -295,15 +308,11 @@ def search_tickets(db: Db, text: str | None = None, status: TicketStatus | Liter
         limit: maximum number of tickets, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(text.strip()) if text and text.strip() else None
+    like = _like(text)
     gid = _group(db, group_code)["id"] if group_code else None
     rid = _employee(db, requester_email, "requester")["id"] if requester_email else None
-    aid = None
-    if assignee_email:
-        a = _agent_or_none(db, assignee_email)
-        if a is None:
-            raise ToolError(f"No IT agent with e-mail {assignee_email!r}.")
-        aid = a["id"]
+    aid = db.one(_AGENT_SQL, (assignee_email.strip(),),
+                 missing=f"No IT agent with e-mail {assignee_email!r}.")["id"] if assignee_email else None
     rows = db.query(
         "SELECT t.number, t.subject, t.status, p.code AS priority, g.code AS group_code, e.full_name AS requester, "
         "a.full_name AS assignee, t.created_at FROM tickets t JOIN priorities p ON p.id = t.priority_id "
@@ -393,7 +402,7 @@ def list_assets(db: Db, asset_type: AssetType | None = None,
     """
     _limit(limit)
     hid = _employee(db, holder_email, "holder")["id"] if holder_email else None
-    like = like_contains(query.strip()) if query and query.strip() else None
+    like = _like(query)
     rows = db.query(
         "SELECT a.asset_tag, a.asset_type, a.model, a.serial_number, a.status, e.full_name AS holder, "
         "e.email AS holder_email, a.assigned_at, a.purchase_date, a.warranty_end FROM assets a "
@@ -432,7 +441,7 @@ def list_licence_holders(db: Db, software_name: str, department_code: str | None
                     "JOIN departments d ON d.id = e.department_id WHERE l.software_id = ? "
                     "AND (? IS NULL OR upper(d.code) = upper(?)) ORDER BY e.full_name LIMIT ?",
                     (s["id"], department_code, department_code, limit))
-    used = db.value("SELECT COUNT(*) FROM licence_assignments WHERE software_id = ?", (s["id"],))
+    used = _seats_used(db, s["id"])
     return {"software": s["name"], "seats_used": used, "seat_limit": s["seat_limit"], "holders": rows}
 
 
@@ -453,14 +462,14 @@ def list_access_requests(db: Db, status: Literal["pending", "approved", "rejecte
     rid = _employee(db, requester_email, "requester")["id"] if requester_email else None
     aid = _employee(db, approver_email, "approver")["id"] if approver_email else None
     sw = _software(db, software_name)["id"] if software_name else None
+    where, params = filters(("r.status = ?", status), ("r.requester_id = ?", rid), ("r.approver_id = ?", aid),
+                            ("r.software_id = ?", sw))
     rows = db.query(
         "SELECT r.number, s.name AS software, e.full_name AS requester, e.email AS requester_email, "
         "m.full_name AS approver, m.email AS approver_email, r.status, r.justification, r.created_at, r.decided_at, "
         "r.decision_note, r.fulfilled_at FROM access_requests r JOIN software s ON s.id = r.software_id "
         "JOIN employees e ON e.id = r.requester_id JOIN employees m ON m.id = r.approver_id "
-        "WHERE (? IS NULL OR r.status = ?) AND (? IS NULL OR r.requester_id = ?) AND (? IS NULL OR r.approver_id = ?) "
-        "AND (? IS NULL OR r.software_id = ?) ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
-        (status, status, rid, rid, aid, aid, sw, sw, limit))
+        f"WHERE {where} ORDER BY r.created_at DESC, r.id DESC LIMIT ?", (*params, limit))
     return {"count": len(rows), "requests": rows}
 
 
@@ -523,13 +532,12 @@ def search_kb(db: Db, query: str | None = None, status: Literal["draft", "publis
         limit: maximum number of articles, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    where, params = filters(("k.title LIKE ? ESCAPE '\\'", _like(query)), ("k.status = ?", status),
+                            ("lower(c.name) = lower(?)", category))
     rows = db.query(
         "SELECT k.number, k.title, c.name AS category, k.status, a.full_name AS author, k.published_at, "
         "k.helpful_votes FROM kb_articles k JOIN categories c ON c.id = k.category_id JOIN agents a ON a.id = k.author_id "
-        "WHERE (? IS NULL OR k.title LIKE ? ESCAPE '\\') AND (? IS NULL OR k.status = ?) "
-        "AND (? IS NULL OR lower(c.name) = lower(?)) "
-        "ORDER BY k.number LIMIT ?", (like, like, status, status, category, category, limit))
+        f"WHERE {where} ORDER BY k.number LIMIT ?", (*params, limit))
     return {"count": len(rows), "articles": rows}
 
 
@@ -541,9 +549,8 @@ def get_kb_article(db: Db, number: str) -> dict:
         number: the article number, e.g. "KB-1007".
     """
     k = db.one("SELECT k.*, c.name AS category FROM kb_articles k JOIN categories c ON c.id = k.category_id "
-               "WHERE upper(k.number) = upper(?)", (number.strip(),))
-    if k is None:
-        raise ToolError(f"No article numbered {number!r}; use search_kb to find one.")
+               "WHERE upper(k.number) = upper(?)", (number.strip(),),
+               missing=f"No article numbered {number!r}; use search_kb to find one.")
     return {"number": k["number"], "title": k["title"], "category": k["category"], "status": k["status"],
             "author": _agent_short(db, k["author_id"]), "published_by": _agent_short(db, k["published_by"]),
             "published_at": k["published_at"], "helpful_votes": k["helpful_votes"], "created_at": k["created_at"],
@@ -600,9 +607,7 @@ def create_ticket(db: Db, requester_email: str, subject: str, category: str, act
     p = db.one("SELECT * FROM priorities WHERE id = ?", (pid,))
     asset_id = None
     if asset_tag:
-        a = db.one("SELECT * FROM assets WHERE upper(asset_tag) = upper(?)", (asset_tag.strip(),))
-        if a is None:
-            raise ToolError(f"No asset tagged {asset_tag!r}.")
+        a = _asset(db, asset_tag, f"No asset tagged {asset_tag!r}.")
         if a["assigned_to"] != req["id"]:
             raise ToolError(f"{a['asset_tag']} is not assigned to {req['full_name']}; link only their own equipment.")
         asset_id = a["id"]
@@ -615,7 +620,7 @@ def create_ticket(db: Db, requester_email: str, subject: str, category: str, act
         "response_due_at": (now + timedelta(minutes=p["response_minutes"])).isoformat(),
         "resolution_due_at": (now + timedelta(hours=p["resolution_hours"])).isoformat(),
         "resolved_at": None, "closed_at": None, "resolution_note": None, "reopen_count": 0})
-    number = f"INC-{10000 + tid}"
+    number = _ticket_number(tid)
     db.execute("UPDATE tickets SET number = ? WHERE id = ?", (number, tid))
     g = db.one("SELECT code, name FROM support_groups WHERE id = ?", (cat["default_group_id"],))
     return {"number": number, "status": "new", "group": g["code"], "priority": p["code"],
@@ -856,10 +861,8 @@ def assign_asset(db: Db, asset_tag: str, employee_email: str, actor_email: str) 
         employee_email: e-mail of the employee receiving it.
         actor_email: e-mail of the agent issuing it.
     """
-    actor = _asset_agent(db, actor_email, "issue equipment")
-    a = db.one("SELECT * FROM assets WHERE upper(asset_tag) = upper(?)", (asset_tag.strip(),))
-    if a is None:
-        raise ToolError(f"No asset tagged {asset_tag!r}; list_assets(status='in_stock') shows what is available.")
+    actor = _capable_agent(db, actor_email, "handles_assets", "issue equipment")
+    a = _asset(db, asset_tag, f"No asset tagged {asset_tag!r}; list_assets(status='in_stock') shows what is available.")
     e = _employee(db, employee_email)
     if e["status"] == "terminated":
         raise ToolError(f"{e['full_name']} has left the company and cannot receive equipment.")
@@ -887,10 +890,8 @@ def return_asset(db: Db, asset_tag: str, actor_email: str, condition: Literal["g
         actor_email: e-mail of the agent receiving it.
         condition: "good" (back to stock) or "damaged" (to repair).
     """
-    actor = _asset_agent(db, actor_email, "take back equipment")
-    a = db.one("SELECT * FROM assets WHERE upper(asset_tag) = upper(?)", (asset_tag.strip(),))
-    if a is None:
-        raise ToolError(f"No asset tagged {asset_tag!r}.")
+    actor = _capable_agent(db, actor_email, "handles_assets", "take back equipment")
+    a = _asset(db, asset_tag, f"No asset tagged {asset_tag!r}.")
     if a["status"] != "assigned":
         raise ToolError(f"{a['asset_tag']} is {a['status']}, not assigned to anyone.")
     holder = _emp_short(db, a["assigned_to"])
@@ -910,7 +911,7 @@ def assign_licence(db: Db, software_name: str, employee_email: str, actor_email:
         employee_email: e-mail of the employee.
         actor_email: e-mail of the agent granting the seat.
     """
-    actor = _access_agent(db, actor_email, "grant licences")
+    actor = _capable_agent(db, actor_email, "handles_access", "grant licences")
     s = _software(db, software_name)
     e = _employee(db, employee_email)
     if e["status"] == "terminated":
@@ -918,9 +919,8 @@ def assign_licence(db: Db, software_name: str, employee_email: str, actor_email:
     if s["requires_approval"]:
         raise ToolError(f"{s['name']} needs the manager's approval: the employee submits an access request, their "
                         "manager approves it, and then it is fulfilled with fulfil_access_request.")
-    if db.value("SELECT 1 FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"])):
-        raise ToolError(f"{e['full_name']} already has a {s['name']} seat.")
-    used = db.value("SELECT COUNT(*) FROM licence_assignments WHERE software_id = ?", (s["id"],))
+    _no_seat_yet(db, s, e)
+    used = _seats_used(db, s["id"])
     if used >= s["seat_limit"]:
         raise ToolError(f"All {s['seat_limit']} {s['name']} seats are taken; free one with revoke_licence first.")
     db.insert("licence_assignments", {"software_id": s["id"], "employee_id": e["id"], "assigned_by": actor["id"],
@@ -938,13 +938,13 @@ def revoke_licence(db: Db, software_name: str, employee_email: str, actor_email:
         employee_email: e-mail of the employee holding the seat.
         actor_email: e-mail of the agent revoking it.
     """
-    actor = _access_agent(db, actor_email, "revoke licences")
+    actor = _capable_agent(db, actor_email, "handles_access", "revoke licences")
     s = _software(db, software_name)
     e = _employee(db, employee_email)
     n = db.execute("DELETE FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"]))
     if n == 0:
         raise ToolError(f"{e['full_name']} holds no {s['name']} seat.")
-    used = db.value("SELECT COUNT(*) FROM licence_assignments WHERE software_id = ?", (s["id"],))
+    used = _seats_used(db, s["id"])
     return {"software": s["name"], "employee": e["full_name"], "seats_used": used, "seat_limit": s["seat_limit"],
             "by": actor["full_name"]}
 
@@ -972,8 +972,7 @@ def submit_access_request(db: Db, requester_email: str, software_name: str, just
                         "seat directly (assign_licence).")
     if e["manager_id"] is None:
         raise ToolError(f"{e['full_name']} has no manager on record to approve the request.")
-    if db.value("SELECT 1 FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"])):
-        raise ToolError(f"{e['full_name']} already has a {s['name']} seat.")
+    _no_seat_yet(db, s, e)
     dup = db.value("SELECT number FROM access_requests WHERE requester_id = ? AND software_id = ? AND status IN "
                    "('pending', 'approved')", (e["id"], s["id"]))
     if dup:
@@ -983,7 +982,7 @@ def submit_access_request(db: Db, requester_email: str, software_name: str, just
         "number": "pending", "requester_id": e["id"], "software_id": s["id"], "justification": why,
         "status": "pending", "approver_id": e["manager_id"], "decided_at": None, "decision_note": None,
         "fulfilled_by": None, "fulfilled_at": None, "created_at": _now(db)})
-    number = f"ACC-{2000 + rid}"
+    number = _access_request_number(rid)
     db.execute("UPDATE access_requests SET number = ? WHERE id = ?", (number, rid))
     return {"number": number, "status": "pending", "software": s["name"], "approver": _emp_short(db, e["manager_id"])}
 
@@ -1001,9 +1000,8 @@ def decide_access_request(db: Db, number: str, approver_email: str, decision: Li
         note: the decision note (required when rejecting).
     """
     r = db.one("SELECT r.*, s.name AS software FROM access_requests r JOIN software s ON s.id = r.software_id "
-               "WHERE upper(r.number) = upper(?)", (number.strip(),))
-    if r is None:
-        raise ToolError(f"No access request numbered {number!r}; list_access_requests shows them.")
+               "WHERE upper(r.number) = upper(?)", (number.strip(),),
+               missing=f"No access request numbered {number!r}; list_access_requests shows them.")
     m = _employee(db, approver_email, "approver")
     if m["id"] != r["approver_id"]:
         who = _emp_short(db, r["approver_id"])
@@ -1030,10 +1028,9 @@ def fulfil_access_request(db: Db, number: str, actor_email: str) -> dict:
         number: the request number.
         actor_email: e-mail of the agent fulfilling it.
     """
-    actor = _access_agent(db, actor_email, "fulfil access requests")
-    r = db.one("SELECT * FROM access_requests WHERE upper(number) = upper(?)", (number.strip(),))
-    if r is None:
-        raise ToolError(f"No access request numbered {number!r}.")
+    actor = _capable_agent(db, actor_email, "handles_access", "fulfil access requests")
+    r = db.one("SELECT * FROM access_requests WHERE upper(number) = upper(?)", (number.strip(),),
+               missing=f"No access request numbered {number!r}.")
     if r["status"] != "approved":
         raise ToolError(f"{r['number']} is {r['status']}; only approved requests can be fulfilled"
                         + (" (the requester's manager must approve it first)." if r["status"] == "pending" else "."))
@@ -1041,9 +1038,8 @@ def fulfil_access_request(db: Db, number: str, actor_email: str) -> dict:
     e = db.one("SELECT * FROM employees WHERE id = ?", (r["requester_id"],))
     if e["status"] == "terminated":
         raise ToolError(f"{e['full_name']} has left the company.")
-    if db.value("SELECT 1 FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"])):
-        raise ToolError(f"{e['full_name']} already has a {s['name']} seat.")
-    used = db.value("SELECT COUNT(*) FROM licence_assignments WHERE software_id = ?", (s["id"],))
+    _no_seat_yet(db, s, e)
+    used = _seats_used(db, s["id"])
     if used >= s["seat_limit"]:
         raise ToolError(f"All {s['seat_limit']} {s['name']} seats are taken; free one (revoke_licence) before "
                         "fulfilling this request.")
@@ -1061,10 +1057,8 @@ def fulfil_access_request(db: Db, number: str, actor_email: str) -> dict:
 # ----------------------------------------------------------------------------------------------
 
 def _change(db: Db, number: str) -> dict[str, Any]:
-    c = db.one("SELECT * FROM change_requests WHERE upper(number) = upper(?)", (number.strip(),))
-    if c is None:
-        raise ToolError(f"No change request numbered {number!r}; list_change_requests shows them.")
-    return c
+    return db.one("SELECT * FROM change_requests WHERE upper(number) = upper(?)", (number.strip(),),
+                  missing=f"No change request numbered {number!r}; list_change_requests shows them.")
 
 
 @tool(write=True)
@@ -1113,9 +1107,8 @@ def schedule_change(db: Db, number: str, window_id: int, actor_email: str) -> di
     if c["status"] != "approved":
         raise ToolError(f"{c['number']} is {c['status']}; only approved changes can be scheduled"
                         + (" (a CAB manager must approve it first)." if c["status"] == "submitted" else "."))
-    w = db.one("SELECT * FROM maintenance_windows WHERE id = ?", (window_id,))
-    if w is None:
-        raise ToolError(f"No maintenance window with id {window_id}.")
+    w = db.one("SELECT * FROM maintenance_windows WHERE id = ?", (window_id,),
+               missing=f"No maintenance window with id {window_id}.")
     if w["starts_at"] <= _now(db):
         raise ToolError(f"{w['name']} has already started or passed; choose an upcoming window.")
     used = db.value("SELECT COUNT(*) FROM change_requests WHERE window_id = ? AND status IN ('scheduled', "
@@ -1142,9 +1135,8 @@ def publish_kb_article(db: Db, number: str, actor_email: str) -> dict:
         number: the article number, e.g. "KB-1004".
         actor_email: e-mail of the reviewing lead or manager.
     """
-    k = db.one("SELECT * FROM kb_articles WHERE upper(number) = upper(?)", (number.strip(),))
-    if k is None:
-        raise ToolError(f"No article numbered {number!r}.")
+    k = db.one("SELECT * FROM kb_articles WHERE upper(number) = upper(?)", (number.strip(),),
+               missing=f"No article numbered {number!r}.")
     actor = _agent(db, actor_email, "acting agent")
     if not _is_lead(actor):
         raise ToolError(f"{actor['full_name']} is not a lead or manager; articles are published by a reviewing lead.")
@@ -1169,7 +1161,7 @@ def reset_password(db: Db, employee_email: str, actor_email: str, ticket_number:
         actor_email: e-mail of the agent doing the reset.
         ticket_number: the employee's own open ticket about it, e.g. "INC-10042" (optional).
     """
-    actor = _access_agent(db, actor_email, "reset passwords")
+    actor = _capable_agent(db, actor_email, "handles_access", "reset passwords")
     e = _employee(db, employee_email)
     if e["status"] == "terminated":
         raise ToolError(f"{e['full_name']} has left the company; their account stays disabled.")

@@ -29,6 +29,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -137,10 +138,6 @@ KB_TITLES = {
     "Printing": ["Adding an office printer", "Clearing a paper jam on the Ricoh MP C3004"],
     "Mobile phone": ["Enrolling a phone in Intune", "Setting up work email on iPhone"],
 }
-
-
-def _iso(t: datetime) -> str:
-    return t.replace(microsecond=0).isoformat()
 
 
 def _slug(name: str) -> str:
@@ -335,7 +332,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if status in ("pending", "approved"):
             open_req.add((e["id"], s["id"]))
         T["access_requests"].append({
-            "id": len(T["access_requests"]) + 1, "number": f"ACC-{2000 + len(T['access_requests']) + 1}",
+            "id": len(T["access_requests"]) + 1,
+            "number": ctx.tools._access_request_number(len(T["access_requests"]) + 1),
             "requester_id": e["id"], "software_id": s["id"],
             "justification": ctx.pick(["Needed for the Q2 reporting work", "Joining the project team next week",
                                        "Taking over accounts from a colleague", "Required for my new role",
@@ -411,8 +409,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             kinds = {"Mobile phone": "phone"}.get(cname, "laptop")
             mine = [a for a in held[requester["id"]] if a["asset_type"] == kinds]
             asset = mine[0]["id"] if mine else None
-        t = {"id": tid, "number": f"INC-{10000 + tid}", "requester_id": requester["id"], "category_id": cat_i + 1,
-             "priority_id": p, "group_id": group, "assignee_id": assignee["id"] if assignee else None,
+        t = {"id": tid, "number": ctx.tools._ticket_number(tid), "requester_id": requester["id"],
+             "category_id": cat_i + 1, "priority_id": p, "group_id": group,
+             "assignee_id": assignee["id"] if assignee else None,
              "asset_id": asset, "subject": subject,
              "description": f"{subject}. Reported by {requester['full_name']} ({requester['location']}).",
              "status": status, "created_at": _iso(created), "updated_at": _iso(created),
@@ -477,7 +476,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         base = list(T["tickets"])
         for src in ctx.sample(base, max(4, len(base) // 12)):
             twin = dict(src)
-            twin.update({"id": len(T["tickets"]) + 1, "number": f"INC-{10001 + len(T['tickets'])}",
+            twin.update({"id": len(T["tickets"]) + 1, "number": ctx.tools._ticket_number(len(T["tickets"]) + 1),
                          "requester_id": ctx.pick(active_emp)["id"], "subject": src["subject"] + " again",
                          "status": "new", "assignee_id": None, "asset_id": None, "first_response_at": None,
                          "resolved_at": None, "closed_at": None, "resolution_note": None,

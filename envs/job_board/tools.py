@@ -12,8 +12,9 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, parse_day, parse_moment, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import iso_seconds as _ts
 from awm.tooling import now_iso as _now
 
 LIVE_APP = ("applied", "screening", "interview", "offer")
@@ -37,36 +38,18 @@ AppStatus = Literal["applied", "screening", "interview", "offer", "hired", "reje
 # ----------------------------------------------------------------------------------------------
 
 
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
 def _day(value: str, what: str) -> date:
-    v = value.strip()
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-            raise ValueError
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-06-01' (got {value!r})") from None
+    return parse_day(value, what, "2026-06-01")
 
 
 def _moment(value: str, what: str) -> datetime:
-    v = value.strip().replace(" ", "T")
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", v):
-        raise ToolError(f"{what} must be a date and time written YYYY-MM-DDTHH:MM, e.g. '2026-05-26T10:30' "
-                        f"(got {value!r})")
-    try:
-        return datetime.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} is not a real date and time (got {value!r})") from None
+    return parse_moment(value, what, "2026-05-26T10:30")
 
 
 def _recruiter(db: Db, email: str, what: str = "recruiter") -> dict[str, Any]:
     row = db.one("SELECT r.*, c.name AS company_name FROM recruiters r JOIN companies c ON c.id = r.company_id "
-                 "WHERE lower(r.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. Use find_recruiters to look recruiters up by name.")
+                 "WHERE lower(r.email) = lower(?)", (email.strip(),),
+                 missing=f"No {what} with e-mail {email!r}. Use find_recruiters to look recruiters up by name.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']} ({row['email']}) no longer recruits for {row['company_name']}; ask an "
                         "active recruiter of the company.")
@@ -74,18 +57,14 @@ def _recruiter(db: Db, email: str, what: str = "recruiter") -> dict[str, Any]:
 
 
 def _candidate(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM candidates WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No candidate with e-mail {email!r}. Use find_candidates to look people up by name.")
-    return row
+    return db.one("SELECT * FROM candidates WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No candidate with e-mail {email!r}. Use find_candidates to look people up by name.")
 
 
 def _company(db: Db, company: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM companies WHERE lower(name) = lower(?) OR lower(slug) = lower(?)",
-                 (company.strip(), company.strip()))
-    if row is None:
-        raise ToolError(f"No company named {company!r}. Use list_companies to see them.")
-    return row
+    return db.one("SELECT * FROM companies WHERE lower(name) = lower(?) OR lower(slug) = lower(?)",
+                  (company.strip(), company.strip()),
+                  missing=f"No company named {company!r}. Use list_companies to see them.")
 
 
 _POSTING_SQL = ("SELECT p.*, c.name AS company_name, r.email AS recruiter_email FROM job_postings p "
@@ -94,11 +73,9 @@ _POSTING_SQL = ("SELECT p.*, c.name AS company_name, r.email AS recruiter_email 
 
 
 def _posting(db: Db, reference: str) -> dict[str, Any]:
-    row = db.one(_POSTING_SQL, (reference.strip(),))
-    if row is None:
-        raise ToolError(f"No job posting with reference {reference!r}. References look like 'JOB-1042'; use "
-                        "search_jobs to find one by title or company.")
-    return row
+    return db.one(_POSTING_SQL, (reference.strip(),),
+                  missing=f"No job posting with reference {reference!r}. References look like 'JOB-1042'; use "
+                          "search_jobs to find one by title or company.")
 
 
 def _own_posting(db: Db, actor_email: str, reference: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -115,13 +92,17 @@ def _own_application(db: Db, actor_email: str, application_id: int) -> tuple[dic
     a = db.one("SELECT a.*, p.company_id, p.reference, p.title, p.salary_min, p.salary_max, p.status AS posting_status, "
                "c.full_name AS candidate_name, c.email AS candidate_email FROM applications a "
                "JOIN job_postings p ON p.id = a.posting_id JOIN candidates c ON c.id = a.candidate_id WHERE a.id = ?",
-               (application_id,))
-    if a is None:
-        raise ToolError(f"No application with id {application_id}. Use list_applications to find it.")
+               (application_id,),
+               missing=f"No application with id {application_id}. Use list_applications to find it.")
     if a["company_id"] != actor["company_id"]:
         raise ToolError(f"Application {application_id} is for another company's posting; {actor['full_name']} cannot "
                         "manage it.")
     return actor, a
+
+
+def _interview(db: Db, interview_id: int) -> dict[str, Any]:
+    return db.one("SELECT * FROM interviews WHERE id = ?", (interview_id,),
+                  missing=f"No interview with id {interview_id}.")
 
 
 def _event(db: Db, app_id: int, old: str | None, new: str, actor_type: str, recruiter_id: int | None,
@@ -157,6 +138,11 @@ def _check_closes(db: Db, closes_on: str) -> str:
     if d > db.today() + timedelta(days=MAX_POSTING_DAYS):
         raise ToolError(f"closes_on may be at most {MAX_POSTING_DAYS} days ahead.")
     return d.isoformat()
+
+
+def _reference(posting_id: int) -> str:
+    """A posting's reference: "JOB-" and 1000 plus its id."""
+    return f"JOB-{1000 + posting_id}"
 
 
 def _posting_out(p: dict[str, Any]) -> dict[str, Any]:
@@ -239,17 +225,16 @@ def search_jobs(db: Db, text: str | None = None, company: str | None = None, loc
         raise ToolError("offset must be 0 or more")
     cid = _company(db, company)["id"] if company else None
     t = like_contains(text.strip()) if text else None
+    where, params = filters(
+        ("p.company_id = ?", cid), ("lower(p.location) = lower(?)", location), ("p.remote_policy = ?", remote_policy),
+        ("p.employment_type = ?", employment_type), ("p.seniority = ?", seniority), ("p.salary_max >= ?", min_salary),
+        ("EXISTS (SELECT 1 FROM posting_skills ps JOIN skills s ON s.id = ps.skill_id WHERE ps.posting_id = p.id "
+         "AND lower(s.name) = lower(?))", skill))
     rows = db.query(
         "SELECT p.*, c.name AS company_name FROM job_postings p JOIN companies c ON c.id = p.company_id "
         "WHERE (? = 'any' OR p.status = ?) AND (? IS NULL OR p.title LIKE ? ESCAPE '\\' "
-        "OR p.department LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR p.company_id = ?) AND (? IS NULL OR lower(p.location) = lower(?)) "
-        "AND (? IS NULL OR p.remote_policy = ?) AND (? IS NULL OR p.employment_type = ?) "
-        "AND (? IS NULL OR p.seniority = ?) AND (? IS NULL OR p.salary_max >= ?) AND (? IS NULL OR EXISTS "
-        "(SELECT 1 FROM posting_skills ps JOIN skills s ON s.id = ps.skill_id WHERE ps.posting_id = p.id "
-        "AND lower(s.name) = lower(?))) ORDER BY p.id LIMIT ? OFFSET ?",
-        (status, status, t, t, t, cid, cid, location, location, remote_policy, remote_policy, employment_type,
-         employment_type, seniority, seniority, min_salary, min_salary, skill, skill, limit, offset))
+        f"OR p.department LIKE ? ESCAPE '\\') AND {where} ORDER BY p.id LIMIT ? OFFSET ?",
+        (status, status, t, t, t, *params, limit, offset))
     return [_posting_out(r) for r in rows]
 
 
@@ -345,11 +330,11 @@ def list_applications(db: Db, posting_reference: str | None = None, candidate_em
         raise ToolError("Give a posting_reference or a candidate_email.")
     pid = _posting(db, posting_reference)["id"] if posting_reference else None
     cid = _candidate(db, candidate_email)["id"] if candidate_email else None
+    where, params = filters(("a.posting_id = ?", pid), ("a.candidate_id = ?", cid), ("a.status = ?", status))
     return db.query("SELECT a.id, p.reference, p.title, c.full_name AS candidate, c.email AS candidate_email, a.status, "
                     "a.rejection_reason, a.applied_at, a.updated_at FROM applications a JOIN job_postings p ON "
-                    "p.id = a.posting_id JOIN candidates c ON c.id = a.candidate_id WHERE (? IS NULL OR a.posting_id = ?) "
-                    "AND (? IS NULL OR a.candidate_id = ?) AND (? IS NULL OR a.status = ?) ORDER BY a.applied_at, a.id "
-                    "LIMIT ?", (pid, pid, cid, cid, status, status, limit))
+                    f"p.id = a.posting_id JOIN candidates c ON c.id = a.candidate_id WHERE {where} "
+                    "ORDER BY a.applied_at, a.id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -361,9 +346,8 @@ def get_application(db: Db, application_id: int) -> dict:
     """
     a = db.one("SELECT a.*, p.reference, p.title, c.full_name AS candidate, c.email AS candidate_email, r.filename "
                "AS resume FROM applications a JOIN job_postings p ON p.id = a.posting_id JOIN candidates c ON "
-               "c.id = a.candidate_id JOIN resumes r ON r.id = a.resume_id WHERE a.id = ?", (application_id,))
-    if a is None:
-        raise ToolError(f"No application with id {application_id}. Use list_applications to find it.")
+               "c.id = a.candidate_id JOIN resumes r ON r.id = a.resume_id WHERE a.id = ?", (application_id,),
+               missing=f"No application with id {application_id}. Use list_applications to find it.")
     return {
         "id": a["id"], "reference": a["reference"], "title": a["title"], "candidate": a["candidate"],
         "candidate_email": a["candidate_email"], "status": a["status"], "resume": a["resume"],
@@ -390,9 +374,8 @@ def get_interviewer_schedule(db: Db, recruiter_email: str, date: str) -> dict:
         date: the day, YYYY-MM-DD.
     """
     d = _day(date, "date")
-    r = db.one("SELECT id, full_name, email FROM recruiters WHERE lower(email) = lower(?)", (recruiter_email.strip(),))
-    if r is None:
-        raise ToolError(f"No recruiter with e-mail {recruiter_email!r}.")
+    r = db.one("SELECT id, full_name, email FROM recruiters WHERE lower(email) = lower(?)", (recruiter_email.strip(),),
+               missing=f"No recruiter with e-mail {recruiter_email!r}.")
     rows = db.query("SELECT i.id, i.starts_at, i.ends_at, i.kind, c.full_name AS candidate, p.reference FROM interviews i "
                     "JOIN applications a ON a.id = i.application_id JOIN candidates c ON c.id = a.candidate_id "
                     "JOIN job_postings p ON p.id = a.posting_id WHERE i.interviewer_id = ? AND i.status = 'scheduled' "
@@ -429,15 +412,15 @@ def list_interviews(db: Db, posting_reference: str | None = None, interviewer_em
             raise ToolError(f"No recruiter with e-mail {interviewer_email!r}.")
     d1 = _day(date_from, "date_from").isoformat() if date_from else None
     d2 = _day(date_to, "date_to").isoformat() if date_to else None
+    where, params = filters(("a.posting_id = ?", pid), ("a.candidate_id = ?", cid), ("i.interviewer_id = ?", rid),
+                            ("i.status = ?", status), ("substr(i.starts_at, 1, 10) >= ?", d1),
+                            ("substr(i.starts_at, 1, 10) <= ?", d2))
     return db.query(
         "SELECT i.id, i.application_id, p.reference, c.full_name AS candidate, c.email AS candidate_email, "
         "r.email AS interviewer, i.kind, i.starts_at, i.ends_at, i.status, i.rating FROM interviews i "
         "JOIN applications a ON a.id = i.application_id JOIN job_postings p ON p.id = a.posting_id "
         "JOIN candidates c ON c.id = a.candidate_id JOIN recruiters r ON r.id = i.interviewer_id "
-        "WHERE (? IS NULL OR a.posting_id = ?) AND (? IS NULL OR a.candidate_id = ?) AND (? IS NULL OR "
-        "i.interviewer_id = ?) AND (? IS NULL OR i.status = ?) AND (? IS NULL OR substr(i.starts_at, 1, 10) >= ?) "
-        "AND (? IS NULL OR substr(i.starts_at, 1, 10) <= ?) ORDER BY i.starts_at, i.id LIMIT ?",
-        (pid, pid, cid, cid, rid, rid, status, status, d1, d1, d2, d2, limit))
+        f"WHERE {where} ORDER BY i.starts_at, i.id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -457,12 +440,12 @@ def list_offers(db: Db, company: str | None = None, candidate_email: str | None 
         raise ToolError("Give a company or a candidate_email.")
     co = _company(db, company)["id"] if company else None
     cid = _candidate(db, candidate_email)["id"] if candidate_email else None
+    where, params = filters(("p.company_id = ?", co), ("a.candidate_id = ?", cid), ("o.status = ?", status))
     return db.query("SELECT o.id, o.application_id, p.reference, p.title, c.full_name AS candidate, c.email AS "
                     "candidate_email, o.salary, o.start_date, o.expires_on, o.status FROM offers o JOIN applications a "
                     "ON a.id = o.application_id JOIN job_postings p ON p.id = a.posting_id JOIN candidates c ON "
-                    "c.id = a.candidate_id WHERE (? IS NULL OR p.company_id = ?) AND (? IS NULL OR a.candidate_id = ?) "
-                    "AND (? IS NULL OR o.status = ?) ORDER BY o.created_at DESC, o.id DESC LIMIT ?",
-                    (co, co, cid, cid, status, status, limit))
+                    f"c.id = a.candidate_id WHERE {where} ORDER BY o.created_at DESC, o.id DESC LIMIT ?",
+                    (*params, limit))
 
 
 @tool
@@ -524,7 +507,7 @@ def create_posting(db: Db, actor_email: str, title: str, department: str, locati
     if not 1 <= openings <= 20:
         raise ToolError("openings must be between 1 and 20.")
     new_id = (db.value("SELECT MAX(id) FROM job_postings") or 0) + 1
-    ref = f"JOB-{1000 + new_id}"
+    ref = _reference(new_id)
     now = _now(db)
     db.insert("job_postings", {"id": new_id, "reference": ref, "company_id": actor["company_id"],
                                "recruiter_id": actor["id"], "title": title.strip(), "department": department.strip(),
@@ -630,9 +613,8 @@ def add_posting_skill(db: Db, actor_email: str, reference: str, skill: str, requ
     actor, p = _own_posting(db, actor_email, reference)
     if p["status"] == "closed":
         raise ToolError(f"Posting {p['reference']} is closed.")
-    s = db.one("SELECT * FROM skills WHERE lower(name) = lower(?)", (skill.strip(),))
-    if s is None:
-        raise ToolError(f"Unknown skill {skill!r}; use list_skills to see the names the board uses.")
+    s = db.one("SELECT * FROM skills WHERE lower(name) = lower(?)", (skill.strip(),),
+               missing=f"Unknown skill {skill!r}; use list_skills to see the names the board uses.")
     if db.value("SELECT 1 FROM posting_skills WHERE posting_id = ? AND skill_id = ?", (p["id"], s["id"])):
         raise ToolError(f"{p['reference']} already lists {s['name']}.")
     db.insert("posting_skills", {"posting_id": p["id"], "skill_id": s["id"], "required": int(required)})
@@ -706,13 +688,11 @@ def apply_to_job(db: Db, candidate_email: str, reference: str, answers: list[str
                         f"{prev['status']}); only one application per posting is allowed.")
     if resume_filename:
         r = db.one("SELECT * FROM resumes WHERE candidate_id = ? AND lower(filename) = lower(?)",
-                   (c["id"], resume_filename.strip()))
-        if r is None:
-            raise ToolError(f"{c['full_name']} has no resume named {resume_filename!r}; get_candidate lists them.")
+                   (c["id"], resume_filename.strip()),
+                   missing=f"{c['full_name']} has no resume named {resume_filename!r}; get_candidate lists them.")
     else:
-        r = db.one("SELECT * FROM resumes WHERE candidate_id = ? AND is_primary = 1", (c["id"],))
-        if r is None:
-            raise ToolError(f"{c['full_name']} has no primary resume; upload one with upload_resume first.")
+        r = db.one("SELECT * FROM resumes WHERE candidate_id = ? AND is_primary = 1", (c["id"],),
+                   missing=f"{c['full_name']} has no primary resume; upload one with upload_resume first.")
     qs = db.query("SELECT * FROM screening_questions WHERE posting_id = ? ORDER BY position", (p["id"],))
     answers = [a.strip() for a in (answers or [])]
     if len(answers) != len(qs):
@@ -867,9 +847,7 @@ def cancel_interview(db: Db, actor_email: str, interview_id: int) -> dict:
         actor_email: the e-mail of a recruiter of the company.
         interview_id: the interview's id.
     """
-    i = db.one("SELECT * FROM interviews WHERE id = ?", (interview_id,))
-    if i is None:
-        raise ToolError(f"No interview with id {interview_id}.")
+    i = _interview(db, interview_id)
     actor, a = _own_application(db, actor_email, i["application_id"])
     if i["status"] != "scheduled":
         raise ToolError(f"Interview {interview_id} is {i['status']}.")
@@ -891,9 +869,7 @@ def record_interview_feedback(db: Db, actor_email: str, interview_id: int, ratin
         feedback: a short written assessment.
     """
     actor = _recruiter(db, actor_email, "interviewer")
-    i = db.one("SELECT * FROM interviews WHERE id = ?", (interview_id,))
-    if i is None:
-        raise ToolError(f"No interview with id {interview_id}.")
+    i = _interview(db, interview_id)
     if i["interviewer_id"] != actor["id"]:
         raise ToolError(f"Only the interviewer of interview {interview_id} can record its feedback.")
     if i["status"] != "scheduled":
@@ -951,9 +927,8 @@ def rescind_offer(db: Db, actor_email: str, offer_id: int) -> dict:
         actor_email: the e-mail of a recruiter of the company.
         offer_id: the offer's id.
     """
-    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,))
-    if o is None:
-        raise ToolError(f"No offer with id {offer_id}.")
+    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,),
+               missing=f"No offer with id {offer_id}.")
     actor, a = _own_application(db, actor_email, o["application_id"])
     if o["status"] != "extended":
         raise ToolError(f"Offer {offer_id} is {o['status']}; only an extended offer can be rescinded.")

@@ -37,6 +37,7 @@ from collections import Counter
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -97,10 +98,6 @@ def _ascii(s: str) -> str:
 
 def _local(first: str, last: str) -> str:
     return re.sub(r"[^a-z]", "", _ascii(first)) + "." + re.sub(r"[^a-z]", "", _ascii(last))
-
-
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
 
 
 FLOW = ["applied", "screening", "interview", "offer", "hired"]
@@ -187,6 +184,18 @@ class World:
                                         "is_active": 0 if (i == n - 1 and n > 3 and ctx.chance(0.5)) else 1,
                                         "created_at": _ts(self.before(100, 600))})
 
+    def event(self, a: Row, old: str | None, new: str, actor_type: str, recruiter_id: int | None, note: str,
+              at: datetime) -> None:
+        """One step of an application's status history, as the tools record it."""
+        self.add("application_events", {"application_id": a["id"], "from_status": old, "to_status": new,
+                                         "actor_type": actor_type, "recruiter_id": recruiter_id, "note": note,
+                                         "created_at": _ts(at)})
+
+    def scheduled_interview(self, a: Row, r: Row, sl: tuple[datetime, datetime], kind: str, created: datetime) -> None:
+        self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": kind,
+                                "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "scheduled",
+                                "rating": None, "feedback": "", "created_at": _ts(created)})
+
     def active_recruiters(self, company_id: int) -> list[Row]:
         return [r for r in self.t["recruiters"] if r["company_id"] == company_id and r["is_active"]]
 
@@ -223,7 +232,7 @@ class World:
                     "closes_on": closes.isoformat(), "created_at": _ts(created),
                     "posted_at": _ts(posted) if posted else None, "closed_at": _ts(closed) if closed else None,
                     "updated_at": _ts(closed or posted or created)})
-                p["reference"] = f"JOB-{1000 + p['id']}"
+                p["reference"] = self.ctx.tools._reference(p["id"])
                 p["_pool"], p["_posted"], p["_closed"] = pool, posted, closed
                 skills = ctx.sample(pool, self.rng.randint(2, min(5, len(pool))))
                 nreq = 0 if (status == "draft" and ctx.chance(0.5)) else self.rng.randint(1, min(3, len(skills)))
@@ -249,7 +258,7 @@ class World:
                 q = self.add("job_postings", {**{k: v for k, v in p.items() if not k.startswith("_") and k != "id"},
                                               "company_id": other["id"],
                                               "recruiter_id": self.active_recruiters(other["id"])[0]["id"]})
-                q["reference"] = f"JOB-{1000 + q['id']}"
+                q["reference"] = self.ctx.tools._reference(q["id"])
                 q["_pool"], q["_posted"], q["_closed"] = p["_pool"], p["_posted"], p["_closed"]
                 self.add("posting_skills", {"posting_id": q["id"], "skill_id": self.skill_id[p["_pool"][0]],
                                             "required": 1})
@@ -334,14 +343,11 @@ class World:
             self.add("screening_answers", {"application_id": a["id"], "question_id": q["id"], "answer": ans})
         recs = self.active_recruiters(p["company_id"])
         t = applied
-        self.add("application_events", {"application_id": a["id"], "from_status": None, "to_status": "applied",
-                                         "actor_type": "candidate", "recruiter_id": None, "note": "", "created_at": _ts(t)})
+        self.event(a, None, "applied", "candidate", None, "", t)
         if knockout:
             reason = f"Screening knock-out: {Q_AUTH}"
             a["rejection_reason"] = reason
-            self.add("application_events", {"application_id": a["id"], "from_status": "applied", "to_status": "rejected",
-                                             "actor_type": "system", "recruiter_id": None, "note": reason,
-                                             "created_at": _ts(t)})
+            self.event(a, "applied", "rejected", "system", None, reason, t)
             return a
         stop = {"applied": 0, "screening": 1, "interview": 2, "offer": 3, "hired": 4}.get(target)
         if stop is None:  # rejected / withdrawn somewhere along the way
@@ -359,9 +365,7 @@ class World:
                 actor = ("candidate", None)
             if new == "offer":  # interviews happen before the offer
                 self.completed_interview(a, c, recs, applied, t)
-            self.add("application_events", {"application_id": a["id"], "from_status": status, "to_status": new,
-                                             "actor_type": actor[0], "recruiter_id": actor[1],
-                                             "note": "", "created_at": _ts(t)})
+            self.event(a, status, new, actor[0], actor[1], "", t)
             status = new
         if target in ("rejected", "withdrawn"):
             t = t + step * self.rng.uniform(0.5, 1.0)
@@ -369,10 +373,8 @@ class World:
                 self.completed_interview(a, c, recs, applied, t)
             reason = ctx.pick(REJECT_REASONS) if target == "rejected" else None
             a["rejection_reason"] = reason
-            self.add("application_events", {"application_id": a["id"], "from_status": status, "to_status": target,
-                                             "actor_type": "recruiter" if target == "rejected" else "candidate",
-                                             "recruiter_id": p["recruiter_id"] if target == "rejected" else None,
-                                             "note": reason or "", "created_at": _ts(t)})
+            self.event(a, status, target, "recruiter" if target == "rejected" else "candidate",
+                       p["recruiter_id"] if target == "rejected" else None, reason or "", t)
         a["updated_at"] = _ts(t)
         a["_last"] = t
         if target == "offer":
@@ -421,10 +423,8 @@ class World:
                 continue
             if sl is None:
                 continue
-            self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": ctx.pick(
-                ["phone", "video", "onsite"]), "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "scheduled",
-                "rating": None, "feedback": "", "created_at": _ts(max(a["_last"], sl[0] - timedelta(days=6))
-                                                                if sl[0] < self.now else a["_last"])})
+            self.scheduled_interview(a, r, sl, ctx.pick(["phone", "video", "onsite"]),
+                                     max(a["_last"], sl[0] - timedelta(days=6)) if sl[0] < self.now else a["_last"])
 
     def busy_days(self) -> None:
         """Recruiters with two or three interviews on one future day."""
@@ -450,9 +450,7 @@ class World:
                 sl = self.slot(r["id"], a["candidate_id"], k, k, 45)
                 if sl is None:
                     continue
-                self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": "video",
-                                        "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "scheduled",
-                                        "rating": None, "feedback": "", "created_at": _ts(a["_last"])})
+                self.scheduled_interview(a, r, sl, "video", a["_last"])
 
     def extras(self) -> None:
         ctx = self.ctx
@@ -537,10 +535,7 @@ class World:
                             sl = self.slot(r["id"], a["candidate_id"], k, k, 45)
                             if sl is None:
                                 continue
-                            self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"],
-                                                    "kind": "video", "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]),
-                                                    "status": "scheduled", "rating": None, "feedback": "",
-                                                    "created_at": _ts(a["_last"])})
+                            self.scheduled_interview(a, r, sl, "video", a["_last"])
                             placed.append(a["candidate_id"])
                             if len(placed) == 2:
                                 return
@@ -615,7 +610,7 @@ class World:
                            f"{', '.join(pool[:3])} on products used by thousands of customers.",
             "closes_on": (self.now.date() + timedelta(days=self.rng.randint(14, 45))).isoformat(),
             "created_at": _ts(created), "posted_at": _ts(posted), "closed_at": None, "updated_at": _ts(posted)})
-        p["reference"] = f"JOB-{1000 + p['id']}"
+        p["reference"] = self.ctx.tools._reference(p["id"])
         p["_pool"], p["_posted"], p["_closed"] = pool, posted, None
         for i, s in enumerate(pool[:2]):
             self.add("posting_skills", {"posting_id": p["id"], "skill_id": self.skill_id[s], "required": int(i == 0)})

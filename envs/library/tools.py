@@ -16,7 +16,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, like_contains, parse_day, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -36,17 +36,8 @@ Genre = Literal["fiction", "mystery", "science_fiction", "fantasy", "romance", "
 # ----------------------------------------------------------------------------------------------
 
 
-def _today(db: Db) -> date:
-    return db.today()
-
-
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-04-20' (got {value!r})") from None
+    return parse_day(value, what, "2026-04-20")
 
 
 def _moment(value: str, what: str) -> datetime:
@@ -64,26 +55,18 @@ def _money(cents: int) -> str:
 
 
 def _branch(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM branches WHERE upper(code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No branch with code {code!r}. Use list_branches to see the branch codes.")
-    return row
+    return db.one("SELECT * FROM branches WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No branch with code {code!r}. Use list_branches to see the branch codes.")
 
 
 def _staff(db: Db, email: str) -> dict[str, Any]:
     row = db.one("SELECT s.*, b.code AS branch_code, b.name AS branch_name FROM staff s "
-                 "JOIN branches b ON b.id = s.branch_id WHERE lower(s.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No staff account with e-mail {email!r}. Desk actions must be made under a staff "
-                        "member's library e-mail.")
+                 "JOIN branches b ON b.id = s.branch_id WHERE lower(s.email) = lower(?)", (email.strip(),),
+                 missing=f"No staff account with e-mail {email!r}. Desk actions must be made under a staff "
+                         "member's library e-mail.")
     if not row["is_active"]:
         raise ToolError(f"The staff account of {row['full_name']} is deactivated; act under an active account.")
     return row
-
-
-def _role(staff: dict[str, Any], roles: tuple[str, ...], what: str) -> None:
-    if staff["role"] not in roles:
-        raise ToolError(f"{staff['full_name']} is a {staff['role']}; only a {' or '.join(roles)} can {what}.")
 
 
 def _at_branch(staff: dict[str, Any], branch_id: int, what: str, db: Db) -> None:
@@ -93,6 +76,16 @@ def _at_branch(staff: dict[str, Any], branch_id: int, what: str, db: Db) -> None
                         f"{name}.")
 
 
+def _branch_copy(db: Db, staff_email: str, barcode: str, action: str, doing: str) -> tuple[dict, dict]:
+    """A librarian or manager handling a copy their own branch owns: the staff member and the copy (``doing``
+    names the work, with ``{}`` for the barcode, if the copy belongs to another branch)."""
+    s = _staff(db, staff_email)
+    require_role(s, ("librarian", "manager"), action)
+    c = _copy(db, barcode)
+    _at_branch(s, c["branch_id"], doing.format(c["barcode"]), db)
+    return s, c
+
+
 _PATRON_SQL = ("SELECT p.*, c.code AS card_type, c.name AS card_type_name, c.loan_limit, c.loan_days, "
                "c.max_renewals, c.hold_limit, c.fine_per_day_cents, c.max_fine_per_item_cents, "
                "c.block_threshold_cents, b.code AS home_branch_code FROM patrons p "
@@ -100,19 +93,28 @@ _PATRON_SQL = ("SELECT p.*, c.code AS card_type, c.name AS card_type_name, c.loa
 
 
 def _patron_by_card(db: Db, card_number: str) -> dict[str, Any]:
-    row = db.one(_PATRON_SQL + "WHERE p.card_number = ?", (card_number.strip(),))
-    if row is None:
-        raise ToolError(f"No patron with card number {card_number!r}. Card numbers have 10 digits; use "
-                        "find_patrons to look a patron up by name or e-mail.")
-    return row
+    return db.one(_PATRON_SQL + "WHERE p.card_number = ?", (card_number.strip(),),
+                  missing=f"No patron with card number {card_number!r}. Card numbers have 10 digits; use "
+                          "find_patrons to look a patron up by name or e-mail.")
 
 
 def _patron_by_email(db: Db, email: str) -> dict[str, Any]:
-    row = db.one(_PATRON_SQL + "WHERE lower(p.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No patron account with e-mail {email!r}. Self-service actions must be made under the "
-                        "patron's own e-mail.")
+    return db.one(_PATRON_SQL + "WHERE lower(p.email) = lower(?)", (email.strip(),),
+                  missing=f"No patron account with e-mail {email!r}. Self-service actions must be made under the "
+                          "patron's own e-mail.")
+
+
+def _patrons(db: Db, p: dict[str, Any], sql: str, row_id: int, what: str) -> dict[str, Any]:
+    """The row ``sql`` finds by id, if it is the patron's own; else "<patron> has no ``what``"."""
+    row = db.one(sql, (row_id,))
+    if row is None or row["patron_id"] != p["id"]:
+        raise ToolError(f"{p['full_name']} has no {what}")
     return row
+
+
+def _valid_card(db: Db, p: dict[str, Any], why: str) -> None:
+    if p["status"] != "active" or p["expires_on"] < db.today().isoformat():
+        raise ToolError(f"{p['full_name']}'s card is suspended or expired; {why}.")
 
 
 def _owed(db: Db, patron_id: int) -> int:
@@ -124,7 +126,7 @@ def _in_good_standing(db: Db, p: dict[str, Any], what: str) -> None:
     if p["status"] != "active":
         raise ToolError(f"{p['full_name']}'s card is suspended, so they cannot {what}. A manager must lift the "
                         "suspension first.")
-    if p["expires_on"] < _today(db).isoformat():
+    if p["expires_on"] < db.today().isoformat():
         raise ToolError(f"{p['full_name']}'s card expired on {p['expires_on']}, so they cannot {what} until the "
                         "card is renewed.")
     owed = _owed(db, p["id"])
@@ -135,34 +137,37 @@ def _in_good_standing(db: Db, p: dict[str, Any], what: str) -> None:
 
 
 def _copy(db: Db, barcode: str) -> dict[str, Any]:
-    row = db.one("SELECT c.*, e.work_id, e.format, e.isbn, w.title, b.code AS branch_code, b.name AS branch_name "
-                 "FROM copies c JOIN editions e ON e.id = c.edition_id JOIN works w ON w.id = e.work_id "
-                 "JOIN branches b ON b.id = c.branch_id WHERE upper(c.barcode) = upper(?)", (barcode.strip(),))
-    if row is None:
-        raise ToolError(f"No copy with barcode {barcode!r}. Barcodes have 8 characters like 'LB004512'; use "
-                        "list_copies with the work id to find them.")
-    return row
+    return db.one("SELECT c.*, e.work_id, e.format, e.isbn, w.title, b.code AS branch_code, b.name AS branch_name "
+                  "FROM copies c JOIN editions e ON e.id = c.edition_id JOIN works w ON w.id = e.work_id "
+                  "JOIN branches b ON b.id = c.branch_id WHERE upper(c.barcode) = upper(?)", (barcode.strip(),),
+                  missing=f"No copy with barcode {barcode!r}. Barcodes have 8 characters like 'LB004512'; use "
+                          "list_copies with the work id to find them.")
 
 
 def _work(db: Db, work_id: int) -> dict[str, Any]:
-    row = db.one("SELECT w.*, a.full_name AS author FROM works w JOIN authors a ON a.id = w.author_id "
-                 "WHERE w.id = ?", (work_id,))
-    if row is None:
-        raise ToolError(f"No work with id {work_id}. Use search_catalog to find a work by its title or author.")
-    return row
+    return db.one("SELECT w.*, a.full_name AS author FROM works w JOIN authors a ON a.id = w.author_id "
+                  "WHERE w.id = ?", (work_id,),
+                  missing=f"No work with id {work_id}. Use search_catalog to find a work by its title or author.")
 
 
 def _hold(db: Db, hold_id: int) -> dict[str, Any]:
-    row = db.one("SELECT h.*, w.title, b.code AS pickup_branch_code FROM holds h JOIN works w ON w.id = h.work_id "
-                 "JOIN branches b ON b.id = h.pickup_branch_id WHERE h.id = ?", (hold_id,))
-    if row is None:
-        raise ToolError(f"No hold with id {hold_id}. Use list_holds to find hold ids.")
-    return row
+    return db.one("SELECT h.*, w.title, b.code AS pickup_branch_code FROM holds h JOIN works w ON w.id = h.work_id "
+                  "JOIN branches b ON b.id = h.pickup_branch_id WHERE h.id = ?", (hold_id,),
+                  missing=f"No hold with id {hold_id}. Use list_holds to find hold ids.")
 
 
 def _queue(db: Db, work_id: int) -> list[dict[str, Any]]:
     return db.query("SELECT id, patron_id, pickup_branch_id, placed_at FROM holds WHERE work_id = ? AND status = 'placed' "
                     "ORDER BY placed_at, id", (work_id,))
+
+
+def _to_hold_shelf(db: Db, hold_id: int, copy_id: int) -> str:
+    """Set a copy aside for a hold (now ready); returns the day by which it must be picked up."""
+    pickup_by = (db.today() + timedelta(days=HOLD_SHELF_DAYS)).isoformat()
+    db.execute("UPDATE holds SET status = 'ready', copy_id = ?, ready_at = ?, pickup_by = ? WHERE id = ?",
+               (copy_id, _now(db), pickup_by, hold_id))
+    db.execute("UPDATE copies SET status = 'on_hold_shelf' WHERE id = ?", (copy_id,))
+    return pickup_by
 
 
 def _fine_for_late(p: dict[str, Any], due_date: str, today: date) -> int:
@@ -305,13 +310,13 @@ def get_patron_account(db: Db, card_number: str) -> dict:
     p = _patron_by_card(db, card_number)
     loans = db.value("SELECT COUNT(*) FROM loans WHERE patron_id = ? AND status = 'active'", (p["id"],))
     overdue = db.value("SELECT COUNT(*) FROM loans WHERE patron_id = ? AND status = 'active' AND due_date < ?",
-                       (p["id"], _today(db).isoformat()))
+                       (p["id"], db.today().isoformat()))
     holds = db.value("SELECT COUNT(*) FROM holds WHERE patron_id = ? AND status IN ('placed', 'ready')", (p["id"],))
     owed = _owed(db, p["id"])
     reasons = []
     if p["status"] != "active":
         reasons.append("card suspended")
-    if p["expires_on"] < _today(db).isoformat():
+    if p["expires_on"] < db.today().isoformat():
         reasons.append("card expired")
     if owed >= p["block_threshold_cents"]:
         reasons.append("unpaid fines at or above the threshold")
@@ -347,7 +352,7 @@ def list_loans(db: Db, card_number: str, status: Literal["active", "returned", "
                     "WHERE l.patron_id = ? AND (? IS NULL OR l.status = ?) "
                     "AND (? = 0 OR (l.status = 'active' AND l.due_date < ?)) "
                     "ORDER BY l.checked_out_at DESC, l.id DESC LIMIT ?",
-                    (_today(db).isoformat(), p["id"], status, status, int(overdue_only), _today(db).isoformat(),
+                    (db.today().isoformat(), p["id"], status, status, int(overdue_only), db.today().isoformat(),
                      limit))
 
 
@@ -501,9 +506,8 @@ def get_event(db: Db, event_id: int, card_number: str | None = None) -> dict:
         card_number: a patron's card number, to see their registration.
     """
     e = db.one("SELECT e.*, b.code AS branch_code FROM events e JOIN branches b ON b.id = e.branch_id WHERE e.id = ?",
-               (event_id,))
-    if e is None:
-        raise ToolError(f"No event with id {event_id}. Use list_events to find events.")
+               (event_id,),
+               missing=f"No event with id {event_id}. Use list_events to find events.")
     taken = db.value("SELECT COUNT(*) FROM event_registrations WHERE event_id = ? AND status = 'registered'",
                      (event_id,))
     out = {"event_id": e["id"], "title": e["title"], "branch_code": e["branch_code"], "audience": e["audience"],
@@ -569,7 +573,7 @@ def checkout_copy(db: Db, staff_email: str, card_number: str, barcode: str) -> d
     elif c["status"] != "available":
         raise ToolError(f"Copy {c['barcode']} is {c['status'].replace('_', ' ')}, not available for checkout.")
     now = _now(db)
-    due = (_today(db) + timedelta(days=p["loan_days"])).isoformat()
+    due = (db.today() + timedelta(days=p["loan_days"])).isoformat()
     loan_id = db.insert("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
                                   "checked_out_by": s["id"], "checked_out_at": now, "due_date": due, "renewals": 0,
                                   "status": "active"})
@@ -594,13 +598,12 @@ def renew_loan(db: Db, patron_email: str, loan_id: int) -> dict:
         loan_id: the loan's id, from list_loans.
     """
     p = _patron_by_email(db, patron_email)
-    loan = db.one("SELECT l.*, e.work_id, w.title FROM loans l JOIN copies c ON c.id = l.copy_id "
-                  "JOIN editions e ON e.id = c.edition_id JOIN works w ON w.id = e.work_id WHERE l.id = ?", (loan_id,))
-    if loan is None or loan["patron_id"] != p["id"]:
-        raise ToolError(f"{p['full_name']} has no loan with id {loan_id}. Use list_loans with their card number.")
+    loan = _patrons(db, p, "SELECT l.*, e.work_id, w.title FROM loans l JOIN copies c ON c.id = l.copy_id "
+                    "JOIN editions e ON e.id = c.edition_id JOIN works w ON w.id = e.work_id WHERE l.id = ?", loan_id,
+                    f"loan with id {loan_id}. Use list_loans with their card number.")
     if loan["status"] != "active":
         raise ToolError(f"Loan {loan_id} ('{loan['title']}') is {loan['status']} and cannot be renewed.")
-    if loan["due_date"] < _today(db).isoformat():
+    if loan["due_date"] < db.today().isoformat():
         raise ToolError(f"'{loan['title']}' was due on {loan['due_date']} and is overdue; overdue items cannot be "
                         "renewed and must be returned at a desk.")
     _in_good_standing(db, p, "renew loans")
@@ -632,11 +635,10 @@ def return_copy(db: Db, staff_email: str, barcode: str) -> dict:
     s = _staff(db, staff_email)
     c = _copy(db, barcode)
     _at_branch(s, c["branch_id"], f"checking in copy {c['barcode']} (owned by {c['branch_name']})", db)
-    loan = db.one("SELECT * FROM loans WHERE copy_id = ? AND status = 'active'", (c["id"],))
-    if loan is None:
-        raise ToolError(f"Copy {c['barcode']} is not on loan (status {c['status']}); there is nothing to check in.")
+    loan = db.one("SELECT * FROM loans WHERE copy_id = ? AND status = 'active'", (c["id"],),
+                  missing=f"Copy {c['barcode']} is not on loan (status {c['status']}); there is nothing to check in.")
     p = db.one(_PATRON_SQL + "WHERE p.id = ?", (loan["patron_id"],))
-    now, today = _now(db), _today(db)
+    now, today = _now(db), db.today()
     db.execute("UPDATE loans SET status = 'returned', returned_at = ?, returned_by = ? WHERE id = ?",
                (now, s["id"], loan["id"]))
     fine = _fine_for_late(p, loan["due_date"], today)
@@ -647,10 +649,7 @@ def return_copy(db: Db, staff_email: str, barcode: str) -> dict:
     nxt = db.one("SELECT id FROM holds WHERE work_id = ? AND status = 'placed' AND pickup_branch_id = ? "
                  "ORDER BY placed_at, id LIMIT 1", (c["work_id"], c["branch_id"]))
     if nxt:
-        pickup_by = (today + timedelta(days=HOLD_SHELF_DAYS)).isoformat()
-        db.execute("UPDATE holds SET status = 'ready', copy_id = ?, ready_at = ?, pickup_by = ? WHERE id = ?",
-                   (c["id"], now, pickup_by, nxt["id"]))
-        db.execute("UPDATE copies SET status = 'on_hold_shelf' WHERE id = ?", (c["id"],))
+        _to_hold_shelf(db, nxt["id"], c["id"])
     else:
         db.execute("UPDATE copies SET status = 'available' WHERE id = ?", (c["id"],))
     return {"loan_id": loan["id"], "title": c["title"], "returned_at": now,
@@ -668,10 +667,7 @@ def mark_copy_lost(db: Db, staff_email: str, barcode: str) -> dict:
         staff_email: e-mail of the librarian or manager acting.
         barcode: the copy's barcode.
     """
-    s = _staff(db, staff_email)
-    _role(s, ("librarian", "manager"), "mark copies lost")
-    c = _copy(db, barcode)
-    _at_branch(s, c["branch_id"], f"marking copy {c['barcode']} lost", db)
+    s, c = _branch_copy(db, staff_email, barcode, "mark copies lost", "marking copy {} lost")
     if c["status"] not in ("available", "on_loan"):
         raise ToolError(f"Copy {c['barcode']} is {c['status'].replace('_', ' ')}; only copies on the shelf or on "
                         "loan can be marked lost.")
@@ -696,10 +692,7 @@ def send_copy_to_repair(db: Db, staff_email: str, barcode: str) -> dict:
         staff_email: e-mail of the librarian or manager acting.
         barcode: the copy's barcode.
     """
-    s = _staff(db, staff_email)
-    _role(s, ("librarian", "manager"), "send copies to repair")
-    c = _copy(db, barcode)
-    _at_branch(s, c["branch_id"], f"sending copy {c['barcode']} to repair", db)
+    s, c = _branch_copy(db, staff_email, barcode, "send copies to repair", "sending copy {} to repair")
     if c["status"] != "available":
         raise ToolError(f"Copy {c['barcode']} is {c['status'].replace('_', ' ')}; only an available copy on the "
                         "shelf can go to repair.")
@@ -716,10 +709,8 @@ def finish_repair(db: Db, staff_email: str, barcode: str) -> dict:
         staff_email: e-mail of the librarian or manager acting.
         barcode: the copy's barcode.
     """
-    s = _staff(db, staff_email)
-    _role(s, ("librarian", "manager"), "return repaired copies to the shelf")
-    c = _copy(db, barcode)
-    _at_branch(s, c["branch_id"], f"returning copy {c['barcode']} from repair", db)
+    s, c = _branch_copy(db, staff_email, barcode, "return repaired copies to the shelf",
+                        "returning copy {} from repair")
     if c["status"] != "in_repair":
         raise ToolError(f"Copy {c['barcode']} is {c['status'].replace('_', ' ')}, not in repair.")
     db.execute("UPDATE copies SET status = 'available' WHERE id = ?", (c["id"],))
@@ -737,10 +728,7 @@ def send_transfer(db: Db, staff_email: str, barcode: str, to_branch_code: str) -
         barcode: the copy's barcode.
         to_branch_code: the receiving branch's code.
     """
-    s = _staff(db, staff_email)
-    _role(s, ("librarian", "manager"), "send transfers")
-    c = _copy(db, barcode)
-    _at_branch(s, c["branch_id"], f"sending copy {c['barcode']}", db)
+    s, c = _branch_copy(db, staff_email, barcode, "send transfers", "sending copy {}")
     to = _branch(db, to_branch_code)
     if to["id"] == c["branch_id"]:
         raise ToolError(f"Copy {c['barcode']} already belongs to {to['name']}.")
@@ -764,9 +752,8 @@ def receive_transfer(db: Db, staff_email: str, transfer_id: int) -> dict:
         transfer_id: the transfer's id, from list_transfers.
     """
     s = _staff(db, staff_email)
-    t = db.one("SELECT * FROM transfers WHERE id = ?", (transfer_id,))
-    if t is None:
-        raise ToolError(f"No transfer with id {transfer_id}. Use list_transfers with the branch code.")
+    t = db.one("SELECT * FROM transfers WHERE id = ?", (transfer_id,),
+               missing=f"No transfer with id {transfer_id}. Use list_transfers with the branch code.")
     if t["status"] != "in_transit":
         raise ToolError(f"Transfer {transfer_id} was already received on {t['received_at']}.")
     _at_branch(s, t["to_branch_id"], f"receiving transfer {transfer_id}", db)
@@ -875,10 +862,7 @@ def fill_hold(db: Db, staff_email: str, hold_id: int, barcode: str) -> dict:
         raise ToolError(f"Copy {c['barcode']} belongs to {c['branch_name']}; transfer it to the pickup branch first.")
     if c["status"] != "available":
         raise ToolError(f"Copy {c['barcode']} is {c['status'].replace('_', ' ')}, not available.")
-    pickup_by = (_today(db) + timedelta(days=HOLD_SHELF_DAYS)).isoformat()
-    db.execute("UPDATE holds SET status = 'ready', copy_id = ?, ready_at = ?, pickup_by = ? WHERE id = ?",
-               (c["id"], _now(db), pickup_by, hold_id))
-    db.execute("UPDATE copies SET status = 'on_hold_shelf' WHERE id = ?", (c["id"],))
+    pickup_by = _to_hold_shelf(db, hold_id, c["id"])
     return {"hold_id": hold_id, "status": "ready", "barcode": c["barcode"], "pickup_by": pickup_by}
 
 
@@ -896,7 +880,7 @@ def expire_hold(db: Db, staff_email: str, hold_id: int) -> dict:
     _at_branch(s, h["pickup_branch_id"], f"expiring hold {hold_id}", db)
     if h["status"] != "ready":
         raise ToolError(f"Hold {hold_id} is {h['status']}; only a ready hold can expire.")
-    if h["pickup_by"] >= _today(db).isoformat():
+    if h["pickup_by"] >= db.today().isoformat():
         raise ToolError(f"Hold {hold_id} may still be picked up until {h['pickup_by']}; it cannot expire yet.")
     db.execute("UPDATE holds SET status = 'expired', closed_at = ? WHERE id = ?", (_now(db), hold_id))
     db.execute("UPDATE copies SET status = 'available' WHERE id = ? AND status = 'on_hold_shelf'", (h["copy_id"],))
@@ -926,9 +910,8 @@ def pay_fines(db: Db, staff_email: str, card_number: str, amount_cents: int, met
     if amount_cents <= 0:
         raise ToolError("amount_cents must be a positive number of cents.")
     if fine_id is not None:
-        f = db.one("SELECT * FROM fines WHERE id = ?", (fine_id,))
-        if f is None or f["patron_id"] != p["id"]:
-            raise ToolError(f"{p['full_name']} has no fine with id {fine_id}. Use list_fines with their card number.")
+        f = _patrons(db, p, "SELECT * FROM fines WHERE id = ?", fine_id,
+                     f"fine with id {fine_id}. Use list_fines with their card number.")
         if f["status"] != "open":
             raise ToolError(f"Fine {fine_id} is already {f['status']}.")
         fines = [f]
@@ -968,10 +951,9 @@ def waive_fine(db: Db, staff_email: str, fine_id: int, reason: str) -> dict:
         reason: why it is waived, e.g. "book drop was broken".
     """
     s = _staff(db, staff_email)
-    _role(s, ("manager",), "waive fines")
-    f = db.one("SELECT * FROM fines WHERE id = ?", (fine_id,))
-    if f is None:
-        raise ToolError(f"No fine with id {fine_id}. Use list_fines with the patron's card number.")
+    require_role(s, ("manager",), "waive fines")
+    f = db.one("SELECT * FROM fines WHERE id = ?", (fine_id,),
+               missing=f"No fine with id {fine_id}. Use list_fines with the patron's card number.")
     if f["status"] != "open":
         raise ToolError(f"Fine {fine_id} is already {f['status']}.")
     if not reason.strip():
@@ -1003,12 +985,10 @@ def book_room(db: Db, patron_email: str, room_id: int, starts_at: str, ends_at: 
         purpose: what the room is for, e.g. "Book club meeting".
     """
     p = _patron_by_email(db, patron_email)
-    if p["status"] != "active" or p["expires_on"] < _today(db).isoformat():
-        raise ToolError(f"{p['full_name']}'s card is suspended or expired; rooms can only be booked on a valid card.")
+    _valid_card(db, p, "rooms can only be booked on a valid card")
     r = db.one("SELECT r.*, b.opens_at, b.closes_at, b.name AS branch_name FROM rooms r JOIN branches b "
-               "ON b.id = r.branch_id WHERE r.id = ?", (room_id,))
-    if r is None:
-        raise ToolError(f"No room with id {room_id}. Use list_rooms with the branch code.")
+               "ON b.id = r.branch_id WHERE r.id = ?", (room_id,),
+               missing=f"No room with id {room_id}. Use list_rooms with the branch code.")
     s, e = _moment(starts_at, "starts_at"), _moment(ends_at, "ends_at")
     if s <= db.now():
         raise ToolError("Bookings must start in the future.")
@@ -1045,9 +1025,7 @@ def cancel_room_booking(db: Db, patron_email: str, booking_id: int) -> dict:
         booking_id: the booking's id, from list_room_bookings.
     """
     p = _patron_by_email(db, patron_email)
-    b = db.one("SELECT * FROM room_bookings WHERE id = ?", (booking_id,))
-    if b is None or b["patron_id"] != p["id"]:
-        raise ToolError(f"{p['full_name']} has no room booking with id {booking_id}.")
+    b = _patrons(db, p, "SELECT * FROM room_bookings WHERE id = ?", booking_id, f"room booking with id {booking_id}.")
     if b["status"] != "booked":
         raise ToolError(f"Booking {booking_id} is already cancelled.")
     if b["starts_at"] <= _now(db):
@@ -1066,11 +1044,9 @@ def register_for_event(db: Db, patron_email: str, event_id: int) -> dict:
         event_id: the event's id, from list_events.
     """
     p = _patron_by_email(db, patron_email)
-    if p["status"] != "active" or p["expires_on"] < _today(db).isoformat():
-        raise ToolError(f"{p['full_name']}'s card is suspended or expired; events need a valid card.")
-    e = db.one("SELECT * FROM events WHERE id = ?", (event_id,))
-    if e is None:
-        raise ToolError(f"No event with id {event_id}. Use list_events to find events.")
+    _valid_card(db, p, "events need a valid card")
+    e = db.one("SELECT * FROM events WHERE id = ?", (event_id,),
+               missing=f"No event with id {event_id}. Use list_events to find events.")
     if e["status"] != "scheduled":
         raise ToolError(f"'{e['title']}' has been cancelled.")
     if e["starts_at"] <= _now(db):
@@ -1142,9 +1118,7 @@ def add_to_reading_list(db: Db, patron_email: str, list_id: int, work_id: int) -
         work_id: the work's id, from search_catalog.
     """
     p = _patron_by_email(db, patron_email)
-    rl = db.one("SELECT * FROM reading_lists WHERE id = ?", (list_id,))
-    if rl is None or rl["patron_id"] != p["id"]:
-        raise ToolError(f"{p['full_name']} has no reading list with id {list_id}.")
+    rl = _patrons(db, p, "SELECT * FROM reading_lists WHERE id = ?", list_id, f"reading list with id {list_id}.")
     w = _work(db, work_id)
     if db.value("SELECT 1 FROM reading_list_items WHERE list_id = ? AND work_id = ?", (list_id, work_id)):
         raise ToolError(f"'{w['title']}' is already on {rl['name']!r}.")
@@ -1164,9 +1138,7 @@ def remove_from_reading_list(db: Db, patron_email: str, list_id: int, work_id: i
         work_id: the work's id.
     """
     p = _patron_by_email(db, patron_email)
-    rl = db.one("SELECT * FROM reading_lists WHERE id = ?", (list_id,))
-    if rl is None or rl["patron_id"] != p["id"]:
-        raise ToolError(f"{p['full_name']} has no reading list with id {list_id}.")
+    rl = _patrons(db, p, "SELECT * FROM reading_lists WHERE id = ?", list_id, f"reading list with id {list_id}.")
     if not db.execute("DELETE FROM reading_list_items WHERE list_id = ? AND work_id = ?", (list_id, work_id)):
         raise ToolError(f"Work {work_id} is not on {rl['name']!r}.")
     return {"list_id": list_id, "work_id": work_id, "removed": True}

@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 # fmt: off
@@ -63,14 +64,11 @@ DOMAINS = ["example.com", "example.net", "example.org", "mail.test"]
 # fmt: on
 
 
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
         self.rng = ctx.rng
+        self.late_fine = ctx.tools._fine_for_late  # the overdue fine the desk charges on return
         self.now = ctx.clock.replace(microsecond=0)
         self.today = ctx.today
         self.t: dict[str, list[dict[str, Any]]] = {k: [] for k in [
@@ -213,12 +211,9 @@ class _World:
                                   "checked_out_by": s["id"], "checked_out_at": _iso(out), "due_date": due.isoformat(),
                                   "renewals": renew, "status": "returned", "returned_at": _iso(ret),
                                   "returned_by": self.staff_of(c["branch_id"])["id"]})
-        ct = self.ct[p["card_type_id"]]
-        late = (back - due).days
-        if late > 0:
-            amount = min(late * ct["fine_per_day_cents"], ct["max_fine_per_item_cents"])
-            if amount > 0:
-                self.fine(p, loan, "overdue", amount, ret, c["branch_id"])
+        amount = self.late_fine(self.ct[p["card_type_id"]], due.isoformat(), back)
+        if amount > 0:
+            self.fine(p, loan, "overdue", amount, ret, c["branch_id"])
         return loan
 
     def fine(self, p: dict, loan: dict | None, kind: str, amount: int, when: datetime, branch_id: int,
@@ -263,6 +258,15 @@ class _World:
         c["status"] = "on_loan"
         return loan
 
+    def lost_loan(self, c: dict, p: dict, start: date) -> dict:
+        """A loan from ``start`` that ended with the copy lost (never returned)."""
+        ct = self.ct[p["card_type_id"]]
+        return self.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
+                                  "checked_out_by": self.staff_of(c["branch_id"])["id"],
+                                  "checked_out_at": _iso(self.at(start)),
+                                  "due_date": (start + timedelta(days=ct["loan_days"])).isoformat(),
+                                  "renewals": 0, "status": "lost", "returned_at": None, "returned_by": None})
+
     def loaned_works(self, p: dict) -> set[int]:
         return {self.work_of[self.t["copies"][l["copy_id"] - 1]["edition_id"]] for l in self.t["loans"]
                 if l["patron_id"] == p["id"] and l["status"] == "active"}
@@ -277,11 +281,7 @@ class _World:
                 p = self.t["patrons"][rng.randrange(len(self.t["patrons"]))]
                 ct = self.ct[p["card_type_id"]]
                 start = self.today - timedelta(days=rng.randint(80, 125))
-                loan = self.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
-                                          "checked_out_by": self.staff_of(c["branch_id"])["id"],
-                                          "checked_out_at": _iso(self.at(start)),
-                                          "due_date": (start + timedelta(days=ct["loan_days"])).isoformat(),
-                                          "renewals": 0, "status": "lost", "returned_at": None, "returned_by": None})
+                loan = self.lost_loan(c, p, start)
                 when = self.at(start + timedelta(days=ct["loan_days"] + rng.randint(20, 35)))
                 self.fine(p, loan, "lost_item", c["price_cents"], when, c["branch_id"])
         free = [c for c in copies if c["status"] == "available"]
@@ -430,11 +430,7 @@ class _World:
             c = gone[rng.randrange(len(gone))]
             c["status"] = "lost"
             start = self.today - timedelta(days=rng.randint(70, 120))
-            loan = self.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
-                                      "checked_out_by": self.staff_of(c["branch_id"])["id"],
-                                      "checked_out_at": _iso(self.at(start)),
-                                      "due_date": (start + timedelta(days=ct["loan_days"])).isoformat(),
-                                      "renewals": 0, "status": "lost", "returned_at": None, "returned_by": None})
+            loan = self.lost_loan(c, p, start)
             amount = max(c["price_cents"], ct["block_threshold_cents"] - owed)
             self.fine(p, loan, "lost_item", amount, self.at(self.today - timedelta(days=rng.randint(5, 30))),
                       c["branch_id"], settle="open")

@@ -13,8 +13,9 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, parse_day, require_role, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
 
 REINSPECTION_FEE = 7500
@@ -37,33 +38,20 @@ def _today(db: Db) -> str:
 
 
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-10-01' (got {value!r})") from None
-
-
-def _money(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100, 2)
+    return parse_day(value, what, "2026-10-01")
 
 
 def _applicant(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM applicants WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No applicant account with e-mail {email!r}. Use find_applicants to look one up.")
-    return row
+    return db.one("SELECT * FROM applicants WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No applicant account with e-mail {email!r}. Use find_applicants to look one up.")
 
 
 def _staff(db: Db, email: str, roles: tuple[str, ...], what: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM staff WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No city staff member with e-mail {email!r}. Use list_staff.")
+    row = db.one("SELECT * FROM staff WHERE lower(email) = lower(?)", (email.strip(),),
+                 missing=f"No city staff member with e-mail {email!r}. Use list_staff.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']} no longer works in the permits office.")
-    if row["role"] not in roles:
-        raise ToolError(f"{row['full_name']} is a {row['role']}; only a {' or '.join(roles)} can {what}.")
+    require_role(row, roles, what)
     return row
 
 
@@ -75,10 +63,8 @@ _APP_SQL = ("SELECT a.*, t.code AS type_code, t.name AS type_name, t.requires_in
 
 
 def _app(db: Db, app_number: str) -> dict[str, Any]:
-    row = db.one(_APP_SQL + "WHERE upper(a.app_number) = upper(?)", (app_number.strip(),))
-    if row is None:
-        raise ToolError(f"No application {app_number!r}. Numbers look like 'A26-10042'; use search_applications.")
-    return row
+    return db.one(_APP_SQL + "WHERE upper(a.app_number) = upper(?)", (app_number.strip(),),
+                  missing=f"No application {app_number!r}. Numbers look like 'A26-10042'; use search_applications.")
 
 
 def _own(app: dict[str, Any], applicant: dict[str, Any]) -> None:
@@ -188,12 +174,12 @@ def search_applications(db: Db, applicant_email: str | None = None, status: AppS
     """
     _limit(limit)
     aid = _applicant(db, applicant_email)["id"] if applicant_email else None
+    where, params = filters(("a.applicant_id = ?", aid), ("a.status = ?", status), ("t.code = upper(?)", permit_type),
+                            ("d.code = upper(?)", district_code))
     return db.query("SELECT a.app_number, t.code AS permit_type, ap.name AS applicant, p.address, d.code AS district, a.status, "
                     "a.description, a.submitted_at, a.permit_number FROM applications a JOIN permit_types t ON t.id = a.permit_type_id "
                     "JOIN applicants ap ON ap.id = a.applicant_id JOIN parcels p ON p.id = a.parcel_id JOIN districts d ON "
-                    "d.id = p.district_id WHERE (? IS NULL OR a.applicant_id = ?) AND (? IS NULL OR a.status = ?) AND "
-                    "(? IS NULL OR t.code = upper(?)) AND (? IS NULL OR d.code = upper(?)) ORDER BY a.created_at DESC, a.id DESC LIMIT ?",
-                    (aid, aid, status, status, permit_type, permit_type, district_code, district_code, limit))
+                    f"d.id = p.district_id WHERE {where} ORDER BY a.created_at DESC, a.id DESC LIMIT ?", (*params, limit))
 
 
 @tool
@@ -249,9 +235,9 @@ def list_staff(db: Db, role: Literal["clerk", "reviewer", "inspector", "supervis
         role: only this role.
         district_code: only inspectors of this district, e.g. "N".
     """
+    where, params = filters(("s.role = ?", role), ("d.code = upper(?)", district_code))
     return db.query("SELECT s.full_name, s.email, s.role, d.code AS district, s.daily_capacity, s.is_active FROM staff s "
-                    "LEFT JOIN districts d ON d.id = s.district_id WHERE (? IS NULL OR s.role = ?) AND (? IS NULL OR d.code = upper(?)) "
-                    "ORDER BY s.role, s.full_name", (role, role, district_code, district_code))
+                    f"LEFT JOIN districts d ON d.id = s.district_id WHERE {where} ORDER BY s.role, s.full_name", params)
 
 
 @tool
@@ -288,12 +274,12 @@ def list_inspections(db: Db, inspector_email: str | None = None, status: Literal
     sid = _staff(db, inspector_email, ("inspector",), "hold inspections")["id"] if inspector_email else None
     lo = _date(date_from, "date_from").isoformat() if date_from else None
     hi = _date(date_to, "date_to").isoformat() if date_to else None
+    where, params = filters(("i.inspector_id = ?", sid), ("i.status = ?", status), ("i.scheduled_date >= ?", lo),
+                            ("i.scheduled_date <= ?", hi))
     return db.query("SELECT i.id, a.app_number, t.code AS permit_type, p.address, i.kind, i.scheduled_date, i.status, "
                     "s.full_name AS inspector FROM inspections i JOIN applications a ON a.id = i.application_id JOIN permit_types t "
                     "ON t.id = a.permit_type_id JOIN parcels p ON p.id = a.parcel_id JOIN staff s ON s.id = i.inspector_id "
-                    "WHERE (? IS NULL OR i.inspector_id = ?) AND (? IS NULL OR i.status = ?) AND (? IS NULL OR i.scheduled_date >= ?) "
-                    "AND (? IS NULL OR i.scheduled_date <= ?) ORDER BY i.scheduled_date, i.id LIMIT ?",
-                    (sid, sid, status, status, lo, lo, hi, hi, limit))
+                    f"WHERE {where} ORDER BY i.scheduled_date, i.id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -334,9 +320,8 @@ def get_permit(db: Db, permit_number: str) -> dict:
     Args:
         permit_number: the permit number, e.g. "SGN-2026-00042".
     """
-    a = db.one(_APP_SQL + "WHERE upper(a.permit_number) = upper(?)", (permit_number.strip(),))
-    if a is None:
-        raise ToolError(f"No permit {permit_number!r}. Permit numbers look like 'SGN-2026-00042'.")
+    a = db.one(_APP_SQL + "WHERE upper(a.permit_number) = upper(?)", (permit_number.strip(),),
+               missing=f"No permit {permit_number!r}. Permit numbers look like 'SGN-2026-00042'.")
     renewed = db.value("SELECT app_number FROM applications WHERE renewal_of_id = ?", (a["id"],))
     days_left = (date.fromisoformat(a["expires_on"]) - db.today()).days
     return {"permit_number": a["permit_number"], "app_number": a["app_number"], "type": a["type_code"], "holder": a["applicant_name"],
@@ -399,13 +384,11 @@ def create_application(db: Db, applicant_email: str, permit_type: str, parcel_nu
         end_date: event permits only: last event day, YYYY-MM-DD.
     """
     ap = _applicant(db, applicant_email)
-    t = db.one("SELECT * FROM permit_types WHERE code = upper(?)", (permit_type.strip(),))
-    if t is None:
-        raise ToolError(f"Unknown permit type {permit_type!r}; see list_permit_types.")
+    t = db.one("SELECT * FROM permit_types WHERE code = upper(?)", (permit_type.strip(),),
+               missing=f"Unknown permit type {permit_type!r}; see list_permit_types.")
     p = db.one("SELECT p.*, z.code AS zone FROM parcels p JOIN zones z ON z.id = p.zone_id WHERE upper(p.parcel_number) = upper(?)",
-               (parcel_number.strip(),))
-    if p is None:
-        raise ToolError(f"No parcel {parcel_number!r}; use lookup_parcel with the address.")
+               (parcel_number.strip(),),
+               missing=f"No parcel {parcel_number!r}; use lookup_parcel with the address.")
     if not db.value("SELECT 1 FROM permit_type_zones WHERE permit_type_id = ? AND zone_id = ?", (t["id"], p["zone_id"])):
         raise ToolError(f"A {t['name'].lower()} is not allowed in zone {p['zone']} ({p['address']}).")
     if t["applicant_kind"] and ap["kind"] != t["applicant_kind"]:
@@ -567,9 +550,8 @@ def renew_permit(db: Db, permit_number: str, applicant_email: str) -> dict:
         permit_number: the permit number, e.g. "PRK-2025-00012".
         applicant_email: the permit holder's e-mail.
     """
-    a = db.one(_APP_SQL + "WHERE upper(a.permit_number) = upper(?)", (permit_number.strip(),))
-    if a is None:
-        raise ToolError(f"No permit {permit_number!r}.")
+    a = db.one(_APP_SQL + "WHERE upper(a.permit_number) = upper(?)", (permit_number.strip(),),
+               missing=f"No permit {permit_number!r}.")
     _own(a, _applicant(db, applicant_email))
     if a["renewal_fee_cents"] is None:
         raise ToolError(f"{a['type_name']}s cannot be renewed; apply for a new permit.")
@@ -600,9 +582,8 @@ def add_public_comment(db: Db, notice_id: int, commenter_name: str, commenter_em
         position: "support", "oppose" or "neutral".
         body: the comment, 1 to 2000 characters.
     """
-    n = db.one("SELECT * FROM public_notices WHERE id = ?", (notice_id,))
-    if n is None:
-        raise ToolError(f"No public notice {notice_id}; use get_public_notice with the application number.")
+    n = db.one("SELECT * FROM public_notices WHERE id = ?", (notice_id,),
+               missing=f"No public notice {notice_id}; use get_public_notice with the application number.")
     if n["comment_deadline"] < _today(db):
         raise ToolError(f"The comment period closed on {n['comment_deadline']}.")
     if not commenter_name.strip() or "@" not in commenter_email or not 1 <= len(body.strip()) <= 2000:
@@ -706,9 +687,8 @@ def record_inspection_result(db: Db, inspection_id: int, result: Literal["passed
         note: what was found (required for a failure).
         inspector_email: the assigned inspector's e-mail.
     """
-    i = db.one("SELECT * FROM inspections WHERE id = ?", (inspection_id,))
-    if i is None:
-        raise ToolError(f"No inspection {inspection_id}; use list_inspections.")
+    i = db.one("SELECT * FROM inspections WHERE id = ?", (inspection_id,),
+               missing=f"No inspection {inspection_id}; use list_inspections.")
     ins = _staff(db, inspector_email, ("inspector",), "record inspections")
     if i["inspector_id"] != ins["id"]:
         raise ToolError("Only the inspector assigned to this inspection can record its result.")
@@ -732,9 +712,8 @@ def cancel_inspection(db: Db, inspection_id: int, staff_email: str) -> dict:
         inspection_id: the inspection's id.
         staff_email: e-mail of the staff member cancelling.
     """
-    i = db.one("SELECT * FROM inspections WHERE id = ?", (inspection_id,))
-    if i is None:
-        raise ToolError(f"No inspection {inspection_id}.")
+    i = db.one("SELECT * FROM inspections WHERE id = ?", (inspection_id,),
+               missing=f"No inspection {inspection_id}.")
     s = _staff(db, staff_email, ("reviewer", "supervisor", "inspector"), "cancel inspections")
     if s["role"] == "inspector" and s["id"] != i["inspector_id"]:
         raise ToolError("Inspectors can only cancel their own inspections.")
@@ -855,9 +834,8 @@ def decide_appeal(db: Db, appeal_id: int, outcome: Literal["upheld", "denied"], 
         note: the decision's explanation.
         supervisor_email: the supervisor's e-mail.
     """
-    x = db.one("SELECT * FROM appeals WHERE id = ?", (appeal_id,))
-    if x is None:
-        raise ToolError(f"No appeal {appeal_id}; use list_appeals.")
+    x = db.one("SELECT * FROM appeals WHERE id = ?", (appeal_id,),
+               missing=f"No appeal {appeal_id}; use list_appeals.")
     s = _staff(db, supervisor_email, ("supervisor",), "decide appeals")
     if x["status"] != "filed":
         raise ToolError(f"Appeal {appeal_id} was already {x['status']}.")

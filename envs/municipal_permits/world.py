@@ -31,7 +31,6 @@ from typing import Any
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
-REINSPECTION_FEE = 7500
 
 DISTRICTS = [("N", "North"), ("C", "Central"), ("S", "South"), ("E", "East"), ("W", "West"), ("H", "Harbor")]
 ZONES = [(1, "R1", "Single-family residential"), (2, "R3", "Multi-family residential"), (3, "C1", "Neighborhood commercial"),
@@ -76,6 +75,7 @@ def _weekday(d: date, forward: bool = True) -> date:
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, fk, today = ctx.rng, ctx.faker, ctx.today
+    reinspection_fee = ctx.tools.REINSPECTION_FEE
     T: dict[str, list[Row]] = {k: [] for k in [
         "districts", "zones", "parcels", "applicants", "staff", "permit_types", "permit_type_zones", "required_documents",
         "applications", "application_documents", "payments", "inspections", "public_notices", "public_comments", "appeals"]}
@@ -139,7 +139,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return row
 
     supervisor = add_staff("supervisor")
-    clerks = [add_staff("clerk") for _ in range(ctx.n(2, 4))]
+    for _ in range(ctx.n(2, 4)):
+        add_staff("clerk")
     reviewers = [add_staff("reviewer") for _ in range(ctx.n(3, 7))]
     inspectors: dict[int, list[Row]] = {}
     for d in range(1, nd + 1):
@@ -329,7 +330,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 elif first_fail and plan != "fail":
                     d2 = _weekday(date.fromisoformat(r1["scheduled_date"]) + timedelta(days=rng.randint(2, 5)))
                     app["reinspections"] = 1
-                    app["fee_cents"] += REINSPECTION_FEE
+                    app["fee_cents"] += reinspection_fee
                     if plan == "fail_resched" or d2 >= today:
                         d2 = max(d2, _weekday(today + timedelta(days=rng.randint(1, 6))))
                         inspect(app, parcel, d2, "reinspection", "scheduled")
@@ -338,7 +339,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                         inspect(app, parcel, d2, "reinspection", "passed", "Fixed; OK")
                         ready = max(ready, d2 + timedelta(days=1))
                         if paid_now:
-                            pay(app, REINSPECTION_FEE, d2)
+                            pay(app, reinspection_fee, d2)
                 else:
                     ready = max(ready, d1 + timedelta(days=1))
             elif plan == "scheduled":

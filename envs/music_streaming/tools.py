@@ -13,7 +13,7 @@ are 30 days; changing plan mid-period charges or credits the price difference fo
 from __future__ import annotations
 
 import math
-from datetime import date, datetime
+from datetime import date
 from typing import Any, Literal
 
 from awm.tooling import Db, ToolError, like_contains, tool
@@ -48,10 +48,13 @@ def proration_cents(old_price: int, new_price: int, period_end: str, today: date
 
 
 def _user(db: Db, username: str, what: str = "user") -> dict[str, Any]:
-    row = db.one("SELECT * FROM users WHERE lower(username) = lower(?)", (username.strip().lstrip("@"),))
-    if row is None:
-        raise ToolError(f"No {what} with username {username!r}. Use find_users to look people up by name or e-mail.")
-    return row
+    return db.one("SELECT * FROM users WHERE lower(username) = lower(?)", (username.strip().lstrip("@"),),
+                  missing=f"No {what} with username {username!r}. Use find_users to look people up by name or e-mail.")
+
+
+def _user_rows(db: Db, username: str, sql: str, *params: Any) -> list[dict[str, Any]]:
+    """The rows of one of a user's lists: ``sql`` takes the user's id, then ``params``."""
+    return db.query(sql, (_user(db, username)["id"], *params))
 
 
 def _plan(db: Db, user_id: int) -> dict[str, Any]:
@@ -66,12 +69,14 @@ def _plan(db: Db, user_id: int) -> dict[str, Any]:
     return {**own, "via_family": False}
 
 
+def _artist(db: Db, artist_id: int) -> dict[str, Any]:
+    return db.one("SELECT * FROM artists WHERE id = ?", (artist_id,), missing=f"No artist with id {artist_id}.")
+
+
 def _track(db: Db, track_id: int) -> dict[str, Any]:
-    row = db.one("SELECT t.*, al.title AS album, ar.name AS artist, ar.id AS artist_id FROM tracks t JOIN albums al ON "
-                 "al.id = t.album_id JOIN artists ar ON ar.id = al.artist_id WHERE t.id = ?", (track_id,))
-    if row is None:
-        raise ToolError(f"No track with id {track_id}. Use search_catalog to find tracks.")
-    return row
+    return db.one("SELECT t.*, al.title AS album, ar.name AS artist, ar.id AS artist_id FROM tracks t JOIN albums al ON "
+                  "al.id = t.album_id JOIN artists ar ON ar.id = al.artist_id WHERE t.id = ?", (track_id,),
+                  missing=f"No track with id {track_id}. Use search_catalog to find tracks.")
 
 
 def _playable(db: Db, user: dict[str, Any], t: dict[str, Any]) -> None:
@@ -82,17 +87,43 @@ def _playable(db: Db, user: dict[str, Any], t: dict[str, Any]) -> None:
         raise ToolError(f"'{t['title']}' is explicit and {user['username']}'s account has the explicit-content filter on.")
 
 
+def _playable_track(db: Db, user: dict[str, Any], track_id: int) -> dict[str, Any]:
+    t = _track(db, track_id)
+    _playable(db, user, t)
+    return t
+
+
 def _playlist(db: Db, playlist_id: int) -> dict[str, Any]:
-    row = db.one("SELECT p.*, u.username AS owner FROM playlists p JOIN users u ON u.id = p.owner_id WHERE p.id = ?",
-                 (playlist_id,))
-    if row is None:
-        raise ToolError(f"No playlist with id {playlist_id}. Use list_playlists with the owner's username.")
-    return row
+    return db.one("SELECT p.*, u.username AS owner FROM playlists p JOIN users u ON u.id = p.owner_id WHERE p.id = ?",
+                  (playlist_id,),
+                  missing=f"No playlist with id {playlist_id}. Use list_playlists with the owner's username.")
+
+
+def _owned_playlist(db: Db, username: str, playlist_id: int, what: str) -> tuple[dict, dict]:
+    """The acting user and a playlist they own; only the owner can ``what``."""
+    u = _user(db, username)
+    p = _playlist(db, playlist_id)
+    if p["owner_id"] != u["id"]:
+        raise ToolError(f"Only the owner ({p['owner']}) can {what}.")
+    return u, p
+
+
+def _refuse_taken_name(db: Db, user: dict[str, Any], name: str) -> None:
+    if db.value("SELECT 1 FROM playlists WHERE owner_id = ? AND lower(name) = lower(?)", (user["id"], name)):
+        raise ToolError(f"{user['username']} already has a playlist called {name!r}.")
 
 
 def _is_collaborator(db: Db, playlist_id: int, user_id: int) -> bool:
     return db.value("SELECT 1 FROM playlist_collaborators WHERE playlist_id = ? AND user_id = ?",
                     (playlist_id, user_id)) is not None
+
+
+def _delete_own(db: Db, username: str, sql: str, target_id: int, refusal: str) -> None:
+    """Delete the acting user's row for ``target_id`` (``sql`` takes the user's id, then ``target_id``); if
+    there is none, refuse with "<username> ``refusal``"."""
+    u = _user(db, username)
+    if not db.execute(sql, (u["id"], target_id)):
+        raise ToolError(f"{u['username']} {refusal}")
 
 
 def _device(db: Db, user: dict[str, Any], device_id: int) -> dict[str, Any]:
@@ -161,9 +192,8 @@ def get_album(db: Db, album_id: int) -> dict:
         album_id: the album's id, from search_catalog.
     """
     al = db.one("SELECT al.*, ar.name AS artist FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE al.id = ?",
-                (album_id,))
-    if al is None:
-        raise ToolError(f"No album with id {album_id}.")
+                (album_id,),
+                missing=f"No album with id {album_id}.")
     tracks = db.query("SELECT id AS track_id, track_number, title, duration_sec, explicit FROM tracks WHERE album_id = ? "
                       "ORDER BY track_number", (album_id,))
     return {"album_id": al["id"], "title": al["title"], "artist": al["artist"], "artist_id": al["artist_id"],
@@ -177,9 +207,7 @@ def get_artist(db: Db, artist_id: int) -> dict:
     Args:
         artist_id: the artist's id, from search_catalog.
     """
-    ar = db.one("SELECT * FROM artists WHERE id = ?", (artist_id,))
-    if ar is None:
-        raise ToolError(f"No artist with id {artist_id}.")
+    ar = _artist(db, artist_id)
     albums = db.query("SELECT id AS album_id, title, album_type, release_date FROM albums WHERE artist_id = ? "
                       "ORDER BY release_date", (artist_id,))
     followers = db.value("SELECT COUNT(*) FROM follows WHERE artist_id = ?", (artist_id,))
@@ -209,9 +237,8 @@ def get_podcast(db: Db, podcast_id: int) -> dict:
     Args:
         podcast_id: the podcast's id, from search_catalog with kind "podcast".
     """
-    p = db.one("SELECT * FROM podcasts WHERE id = ?", (podcast_id,))
-    if p is None:
-        raise ToolError(f"No podcast with id {podcast_id}.")
+    p = db.one("SELECT * FROM podcasts WHERE id = ?", (podcast_id,),
+               missing=f"No podcast with id {podcast_id}.")
     eps = db.query("SELECT id AS episode_id, episode_number, title, duration_sec, explicit, published_at FROM episodes "
                    "WHERE podcast_id = ? ORDER BY episode_number", (podcast_id,))
     return {"podcast_id": p["id"], "title": p["title"], "publisher": p["publisher"], "category": p["category"],
@@ -275,10 +302,9 @@ def list_invoices(db: Db, username: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    u = _user(db, username)
-    return db.query("SELECT i.id AS invoice_id, i.kind, i.amount_cents, i.status, i.period_start, i.period_end, "
-                    "i.issued_at FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id WHERE s.user_id = ? "
-                    "ORDER BY i.issued_at DESC, i.id DESC LIMIT ?", (u["id"], limit))
+    return _user_rows(db, username, "SELECT i.id AS invoice_id, i.kind, i.amount_cents, i.status, i.period_start, "
+                      "i.period_end, i.issued_at FROM invoices i JOIN subscriptions s ON s.id = i.subscription_id "
+                      "WHERE s.user_id = ? ORDER BY i.issued_at DESC, i.id DESC LIMIT ?", limit)
 
 
 @tool
@@ -288,9 +314,9 @@ def list_devices(db: Db, username: str) -> list[dict]:
     Args:
         username: the user's username.
     """
-    u = _user(db, username)
-    return db.query("SELECT d.id AS device_id, d.name, d.device_type, d.offline_enabled, (SELECT COUNT(*) FROM downloads "
-                    "x WHERE x.device_id = d.id) AS downloads FROM devices d WHERE d.user_id = ? ORDER BY d.id", (u["id"],))
+    return _user_rows(db, username, "SELECT d.id AS device_id, d.name, d.device_type, d.offline_enabled, "
+                      "(SELECT COUNT(*) FROM downloads x WHERE x.device_id = d.id) AS downloads FROM devices d "
+                      "WHERE d.user_id = ? ORDER BY d.id")
 
 
 @tool
@@ -357,10 +383,10 @@ def list_likes(db: Db, username: str, limit: int = 20) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    u = _user(db, username)
-    return db.query("SELECT t.id AS track_id, t.title, ar.name AS artist, l.liked_at FROM likes l JOIN tracks t ON "
-                    "t.id = l.track_id JOIN albums al ON al.id = t.album_id JOIN artists ar ON ar.id = al.artist_id WHERE "
-                    "l.user_id = ? ORDER BY l.liked_at DESC, l.id DESC LIMIT ?", (u["id"], limit))
+    return _user_rows(db, username, "SELECT t.id AS track_id, t.title, ar.name AS artist, l.liked_at FROM likes l "
+                      "JOIN tracks t ON t.id = l.track_id JOIN albums al ON al.id = t.album_id JOIN artists ar "
+                      "ON ar.id = al.artist_id WHERE l.user_id = ? ORDER BY l.liked_at DESC, l.id DESC LIMIT ?",
+                      limit)
 
 
 @tool
@@ -390,12 +416,12 @@ def get_listening_history(db: Db, username: str, date_from: str | None = None, d
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    u = _user(db, username)
-    return db.query("SELECT h.played_at, t.id AS track_id, t.title, ar.name AS artist, h.ms_played FROM listening_history h "
-                    "JOIN tracks t ON t.id = h.track_id JOIN albums al ON al.id = t.album_id JOIN artists ar ON "
-                    "ar.id = al.artist_id WHERE h.user_id = ? AND (? IS NULL OR substr(h.played_at, 1, 10) >= ?) AND "
-                    "(? IS NULL OR substr(h.played_at, 1, 10) <= ?) ORDER BY h.played_at DESC, h.id DESC LIMIT ?",
-                    (u["id"], date_from, date_from, date_to, date_to, limit))
+    return _user_rows(db, username, "SELECT h.played_at, t.id AS track_id, t.title, ar.name AS artist, h.ms_played "
+                      "FROM listening_history h JOIN tracks t ON t.id = h.track_id JOIN albums al "
+                      "ON al.id = t.album_id JOIN artists ar ON ar.id = al.artist_id WHERE h.user_id = ? "
+                      "AND (? IS NULL OR substr(h.played_at, 1, 10) >= ?) "
+                      "AND (? IS NULL OR substr(h.played_at, 1, 10) <= ?) ORDER BY h.played_at DESC, h.id DESC LIMIT ?",
+                      date_from, date_from, date_to, date_to, limit)
 
 
 @tool
@@ -405,10 +431,9 @@ def get_queue(db: Db, username: str) -> list[dict]:
     Args:
         username: the user's username.
     """
-    u = _user(db, username)
-    return db.query("SELECT q.position, t.id AS track_id, t.title, ar.name AS artist FROM queue_items q JOIN tracks t ON "
-                    "t.id = q.track_id JOIN albums al ON al.id = t.album_id JOIN artists ar ON ar.id = al.artist_id WHERE "
-                    "q.user_id = ? ORDER BY q.position", (u["id"],))
+    return _user_rows(db, username, "SELECT q.position, t.id AS track_id, t.title, ar.name AS artist FROM "
+                      "queue_items q JOIN tracks t ON t.id = q.track_id JOIN albums al ON al.id = t.album_id "
+                      "JOIN artists ar ON ar.id = al.artist_id WHERE q.user_id = ? ORDER BY q.position")
 
 
 @tool
@@ -419,10 +444,10 @@ def get_episode_progress(db: Db, username: str, podcast_id: int) -> list[dict]:
         username: the user's username.
         podcast_id: the podcast's id.
     """
-    u = _user(db, username)
-    return db.query("SELECT e.id AS episode_id, e.episode_number, e.title, e.duration_sec, p.position_sec, p.completed, "
-                    "p.updated_at FROM episode_progress p JOIN episodes e ON e.id = p.episode_id WHERE p.user_id = ? AND "
-                    "e.podcast_id = ? ORDER BY e.episode_number", (u["id"], podcast_id))
+    return _user_rows(db, username, "SELECT e.id AS episode_id, e.episode_number, e.title, e.duration_sec, "
+                      "p.position_sec, p.completed, p.updated_at FROM episode_progress p JOIN episodes e "
+                      "ON e.id = p.episode_id WHERE p.user_id = ? AND e.podcast_id = ? ORDER BY e.episode_number",
+                      podcast_id)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -449,8 +474,7 @@ def create_playlist(db: Db, username: str, name: str, description: str = "", is_
         raise ToolError("A playlist name has 1 to 100 characters.")
     if is_collaborative and is_public:
         raise ToolError("A collaborative playlist must be private: pass is_public=false.")
-    if db.value("SELECT 1 FROM playlists WHERE owner_id = ? AND lower(name) = lower(?)", (u["id"], name)):
-        raise ToolError(f"{u['username']} already has a playlist called {name!r}.")
+    _refuse_taken_name(db, u, name)
     pid = db.insert("playlists", {"owner_id": u["id"], "name": name, "description": description.strip(),
                                   "is_public": int(is_public), "is_collaborative": int(is_collaborative),
                                   "allow_duplicates": int(allow_duplicates), "created_at": _now(db)})
@@ -473,10 +497,7 @@ def update_playlist(db: Db, username: str, playlist_id: int, name: str | None = 
         is_collaborative: new collaborative flag.
         allow_duplicates: new duplicates flag.
     """
-    u = _user(db, username)
-    p = _playlist(db, playlist_id)
-    if p["owner_id"] != u["id"]:
-        raise ToolError(f"Only the owner ({p['owner']}) can change playlist settings.")
+    u, p = _owned_playlist(db, username, playlist_id, "change playlist settings")
     new = {"name": p["name"] if name is None else name.strip(),
            "description": p["description"] if description is None else description.strip(),
            "is_public": p["is_public"] if is_public is None else int(is_public),
@@ -488,9 +509,8 @@ def update_playlist(db: Db, username: str, playlist_id: int, name: str | None = 
         raise ToolError("A playlist name has 1 to 100 characters.")
     if new["is_collaborative"] and new["is_public"]:
         raise ToolError("A collaborative playlist must be private: also set is_public=false.")
-    if new["name"].lower() != p["name"].lower() and db.value(
-            "SELECT 1 FROM playlists WHERE owner_id = ? AND lower(name) = lower(?)", (u["id"], new["name"])):
-        raise ToolError(f"{u['username']} already has a playlist called {new['name']!r}.")
+    if new["name"].lower() != p["name"].lower():
+        _refuse_taken_name(db, u, new["name"])
     if not new["allow_duplicates"] and db.value("SELECT 1 FROM playlist_tracks WHERE playlist_id = ? GROUP BY track_id "
                                                 "HAVING COUNT(*) > 1", (playlist_id,)):
         raise ToolError("The playlist contains a track more than once; remove the duplicates first.")
@@ -516,8 +536,7 @@ def add_track_to_playlist(db: Db, username: str, playlist_id: int, track_id: int
     if p["owner_id"] != u["id"] and not (p["is_collaborative"] and _is_collaborator(db, playlist_id, u["id"])):
         raise ToolError(f"{u['username']} cannot edit '{p['name']}': only its owner ({p['owner']}) and, on a "
                         "collaborative playlist, its collaborators can add tracks.")
-    t = _track(db, track_id)
-    _playable(db, u, t)
+    t = _playable_track(db, u, track_id)
     n = db.value("SELECT COUNT(*) FROM playlist_tracks WHERE playlist_id = ?", (playlist_id,))
     if n >= MAX_PLAYLIST_TRACKS:
         raise ToolError(f"'{p['name']}' already has {MAX_PLAYLIST_TRACKS} tracks, the maximum.")
@@ -542,9 +561,8 @@ def remove_track_from_playlist(db: Db, username: str, playlist_id: int, position
     """
     u = _user(db, username)
     p = _playlist(db, playlist_id)
-    row = db.one("SELECT * FROM playlist_tracks WHERE playlist_id = ? AND position = ?", (playlist_id, position))
-    if row is None:
-        raise ToolError(f"'{p['name']}' has no track at position {position}.")
+    row = db.one("SELECT * FROM playlist_tracks WHERE playlist_id = ? AND position = ?", (playlist_id, position),
+                 missing=f"'{p['name']}' has no track at position {position}.")
     if p["owner_id"] != u["id"]:
         if not (p["is_collaborative"] and _is_collaborator(db, playlist_id, u["id"])) or row["added_by"] != u["id"]:
             raise ToolError(f"{u['username']} may not remove that track: collaborators can only remove tracks they added.")
@@ -564,10 +582,7 @@ def add_collaborator(db: Db, username: str, playlist_id: int, collaborator_usern
         playlist_id: the playlist's id.
         collaborator_username: the user to add.
     """
-    u = _user(db, username)
-    p = _playlist(db, playlist_id)
-    if p["owner_id"] != u["id"]:
-        raise ToolError(f"Only the owner ({p['owner']}) can add collaborators.")
+    u, p = _owned_playlist(db, username, playlist_id, "add collaborators")
     if not p["is_collaborative"]:
         raise ToolError(f"'{p['name']}' is not collaborative; make it collaborative (and private) with update_playlist "
                         "first.")
@@ -595,8 +610,7 @@ def like_track(db: Db, username: str, track_id: int) -> dict:
         track_id: the track's id.
     """
     u = _user(db, username)
-    t = _track(db, track_id)
-    _playable(db, u, t)
+    t = _playable_track(db, u, track_id)
     if db.value("SELECT 1 FROM likes WHERE user_id = ? AND track_id = ?", (u["id"], track_id)):
         raise ToolError(f"{u['username']} already likes '{t['title']}'.")
     db.insert("likes", {"user_id": u["id"], "track_id": track_id, "liked_at": _now(db)})
@@ -611,9 +625,8 @@ def unlike_track(db: Db, username: str, track_id: int) -> dict:
         username: the account acting.
         track_id: the track's id.
     """
-    u = _user(db, username)
-    if not db.execute("DELETE FROM likes WHERE user_id = ? AND track_id = ?", (u["id"], track_id)):
-        raise ToolError(f"{u['username']} does not like track {track_id}.")
+    _delete_own(db, username, "DELETE FROM likes WHERE user_id = ? AND track_id = ?", track_id,
+                f"does not like track {track_id}.")
     return {"track_id": track_id, "liked": False}
 
 
@@ -626,9 +639,7 @@ def follow_artist(db: Db, username: str, artist_id: int) -> dict:
         artist_id: the artist's id.
     """
     u = _user(db, username)
-    a = db.one("SELECT * FROM artists WHERE id = ?", (artist_id,))
-    if a is None:
-        raise ToolError(f"No artist with id {artist_id}.")
+    a = _artist(db, artist_id)
     if db.value("SELECT 1 FROM follows WHERE follower_id = ? AND artist_id = ?", (u["id"], artist_id)):
         raise ToolError(f"{u['username']} already follows {a['name']}.")
     db.insert("follows", {"follower_id": u["id"], "artist_id": artist_id, "followed_user_id": None,
@@ -644,9 +655,8 @@ def unfollow_artist(db: Db, username: str, artist_id: int) -> dict:
         username: the account acting.
         artist_id: the artist's id.
     """
-    u = _user(db, username)
-    if not db.execute("DELETE FROM follows WHERE follower_id = ? AND artist_id = ?", (u["id"], artist_id)):
-        raise ToolError(f"{u['username']} does not follow artist {artist_id}.")
+    _delete_own(db, username, "DELETE FROM follows WHERE follower_id = ? AND artist_id = ?", artist_id,
+                f"does not follow artist {artist_id}.")
     return {"artist_id": artist_id, "following": False}
 
 
@@ -678,8 +688,7 @@ def add_to_queue(db: Db, username: str, track_id: int) -> dict:
         track_id: the track's id.
     """
     u = _user(db, username)
-    t = _track(db, track_id)
-    _playable(db, u, t)
+    t = _playable_track(db, u, track_id)
     n = db.value("SELECT COUNT(*) FROM queue_items WHERE user_id = ?", (u["id"],))
     if n >= MAX_QUEUE:
         raise ToolError(f"The queue already holds {MAX_QUEUE} tracks.")
@@ -755,8 +764,7 @@ def download_track(db: Db, username: str, device_id: int, track_id: int) -> dict
         raise ToolError(f"Downloads need premium or family; {u['username']} listens on the {plan['name']} plan.")
     if not d["offline_enabled"]:
         raise ToolError(f"Offline listening is off for {d['name']}; enable it first.")
-    t = _track(db, track_id)
-    _playable(db, u, t)
+    t = _playable_track(db, u, track_id)
     if db.value("SELECT 1 FROM downloads WHERE device_id = ? AND track_id = ?", (device_id, track_id)):
         raise ToolError(f"'{t['title']}' is already downloaded on {d['name']}.")
     if db.value("SELECT COUNT(*) FROM downloads WHERE device_id = ?", (device_id,)) >= MAX_DOWNLOADS_PER_DEVICE:
@@ -857,9 +865,8 @@ def remove_family_member(db: Db, username: str, member_username: str) -> dict:
     u = _user(db, username)
     m = _user(db, member_username, "member")
     row = db.one("SELECT fm.id FROM family_members fm JOIN subscriptions s ON s.id = fm.subscription_id WHERE "
-                 "fm.user_id = ? AND s.user_id = ?", (m["id"], u["id"]))
-    if row is None:
-        raise ToolError(f"{m['username']} is not a member of {u['username']}'s family plan.")
+                 "fm.user_id = ? AND s.user_id = ?", (m["id"], u["id"]),
+                 missing=f"{m['username']} is not a member of {u['username']}'s family plan.")
     db.execute("DELETE FROM family_members WHERE id = ?", (row["id"],))
     removed = 0
     if not _plan(db, m["id"])["offline_allowed"]:
@@ -883,9 +890,8 @@ def update_episode_progress(db: Db, username: str, episode_id: int, position_sec
         position_sec: the position in seconds from the start (e.g. 1395 for 23:15).
     """
     u = _user(db, username)
-    e = db.one("SELECT * FROM episodes WHERE id = ?", (episode_id,))
-    if e is None:
-        raise ToolError(f"No episode with id {episode_id}. Use get_podcast to see episode ids.")
+    e = db.one("SELECT * FROM episodes WHERE id = ?", (episode_id,),
+               missing=f"No episode with id {episode_id}. Use get_podcast to see episode ids.")
     if e["explicit"] and not u["allow_explicit"]:
         raise ToolError(f"'{e['title']}' is explicit and {u['username']}'s account has the explicit filter on.")
     if not 0 <= position_sec <= e["duration_sec"]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 # fmt: off
@@ -42,10 +43,6 @@ PLAYLIST_NAMES = ["Morning Run", "Focus Mode", "Chill Evening", "Road Trip", "Pa
 # fmt: on
 
 
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
 class _Service:
     def __init__(self, ctx: WorldContext):
         self.ctx, self.rng = ctx, ctx.rng
@@ -59,6 +56,11 @@ class _Service:
         row = {"id": len(self.t[table]) + 1, **row}
         self.t[table].append(row)
         return row
+
+    def renumber(self, table: str) -> None:
+        """Ids 1, 2, 3 ... again after rows were taken out of ``table``."""
+        for k, r in enumerate(self.t[table]):
+            r["id"] = k + 1
 
     def ago(self, lo: float, hi: float) -> datetime:
         return self.ctx.moment_ago(lo, hi)
@@ -204,8 +206,7 @@ class _Service:
 
     def _drop_member(self, row: dict) -> None:
         self.t["family_members"].remove(row)
-        for k, r in enumerate(self.t["family_members"]):
-            r["id"] = k + 1
+        self.renumber("family_members")
         self.t["users"][row["user_id"] - 1].pop("_family", None)
 
     def _set_plan(self, u: dict, code: str) -> None:
@@ -216,8 +217,7 @@ class _Service:
         if code == "free":
             s["status"] = "active"
             self.t["invoices"] = [r for r in self.t["invoices"] if r["subscription_id"] != s["id"]]
-            for k, r in enumerate(self.t["invoices"]):
-                r["id"] = k + 1
+            self.renumber("invoices")
             return
         mine = [r for r in self.t["invoices"] if r["subscription_id"] == s["id"]]
         for r in mine:

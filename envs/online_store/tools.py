@@ -14,7 +14,7 @@ import re
 from datetime import date, datetime
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, check_limit, filters, like_contains, now_iso, tool
 
 RETURN_WINDOW_DAYS = 30
 MAX_LIMIT = 50
@@ -29,12 +29,8 @@ _TRACKING = {
 
 
 # ---------------------------------------------------------------------------------------------
-# helpers (not tools)
+# helpers (not tools); the world builder prices its history with the same ones (ctx.tools)
 # ---------------------------------------------------------------------------------------------
-
-def _stamp(db: Db) -> str:
-    return db.now().isoformat(timespec="seconds")
-
 
 def _div_round(num: int, den: int) -> int:
     """Round-half-up of num / den for non-negative integers."""
@@ -47,11 +43,6 @@ def _dollars(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
 
-def _check_limit(limit: int) -> None:
-    if not 1 <= limit <= MAX_LIMIT:
-        raise ToolError(f"limit must be between 1 and {MAX_LIMIT}; got {limit}")
-
-
 def _parse_day(value: str, field: str) -> str:
     try:
         return date.fromisoformat(value).isoformat()
@@ -60,10 +51,8 @@ def _parse_day(value: str, field: str) -> str:
 
 
 def _customer(db: Db, customer_id: int) -> dict[str, Any]:
-    row = db.one("SELECT * FROM customers WHERE id = ?", (customer_id,))
-    if row is None:
-        raise ToolError(f"No customer with id {customer_id}. Use find_customers to look up the id by name or email.")
-    return row
+    return db.one("SELECT * FROM customers WHERE id = ?", (customer_id,),
+                  missing=f"No customer with id {customer_id}. Use find_customers to look up the id by name or email.")
 
 
 def _active_customer(db: Db, customer_id: int) -> dict[str, Any]:
@@ -75,29 +64,43 @@ def _active_customer(db: Db, customer_id: int) -> dict[str, Any]:
 
 
 def _variant(db: Db, sku: str) -> dict[str, Any]:
-    row = db.one(
+    return db.one(
         "SELECT v.*, p.name AS product_name, p.status AS product_status FROM product_variants v "
-        "JOIN products p ON p.id = v.product_id WHERE v.sku = ? COLLATE NOCASE", (sku.strip(),))
-    if row is None:
-        raise ToolError(f"No variant with SKU {sku!r}. Use get_product or search_products to see the SKUs.")
-    return row
+        "JOIN products p ON p.id = v.product_id WHERE v.sku = ? COLLATE NOCASE", (sku.strip(),),
+        missing=f"No variant with SKU {sku!r}. Use get_product or search_products to see the SKUs.")
 
 
 def _order(db: Db, order_number: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM orders WHERE order_number = ? COLLATE NOCASE", (order_number.strip(),))
-    if row is None:
-        raise ToolError(f"No order {order_number!r}. Order numbers look like SO-10012; use list_orders to find them.")
-    return row
+    return db.one("SELECT * FROM orders WHERE order_number = ? COLLATE NOCASE", (order_number.strip(),),
+                  missing=f"No order {order_number!r}. Order numbers look like SO-10012; use list_orders to find them.")
 
 
 def _address(db: Db, address_id: int) -> dict[str, Any]:
-    row = db.one("SELECT * FROM addresses WHERE id = ?", (address_id,))
-    if row is None:
-        raise ToolError(f"No address with id {address_id}. Use list_addresses to see a customer's addresses.")
-    return row
+    return db.one("SELECT * FROM addresses WHERE id = ?", (address_id,),
+                  missing=f"No address with id {address_id}. Use list_addresses to see a customer's addresses.")
 
 
-def _ship_to(db: Db, address: dict[str, Any]) -> str:
+def _coupon(db: Db, code: str) -> dict[str, Any]:
+    return db.one("SELECT * FROM coupons WHERE code = ? COLLATE NOCASE", (code.strip(),),
+                  missing=f"No coupon with code {code!r}. Check the spelling with the customer.")
+
+
+def _check_product(db: Db, product_id: int) -> None:
+    if db.value("SELECT id FROM products WHERE id = ?", (product_id,)) is None:
+        raise ToolError(f"No product with id {product_id}; use search_products to find it.")
+
+
+def _category_id(db: Db, category: str | None) -> int | None:
+    """The id of a category slug (None for no category filter)."""
+    if category is None:
+        return None
+    cat_id = db.value("SELECT id FROM categories WHERE slug = ? COLLATE NOCASE", (category.strip(),))
+    if cat_id is None:
+        raise ToolError(f"Unknown category {category!r}; use list_categories to see the slugs.")
+    return cat_id
+
+
+def _ship_to(address: dict[str, Any]) -> str:
     parts = [address["recipient"], address["line1"]]
     if address["line2"]:
         parts.append(address["line2"])
@@ -107,7 +110,21 @@ def _ship_to(db: Db, address: dict[str, Any]) -> str:
 
 def _event(db: Db, order_id: int, event_type: str, detail: str) -> None:
     db.insert("order_events", {"order_id": order_id, "event_type": event_type, "detail": detail,
-                               "created_at": _stamp(db)})
+                               "created_at": now_iso(db)})
+
+
+def _log_movement(db: Db, variant_id: int, change: int, reason: str, note: str | None = None,
+                  order_id: int | None = None, return_id: int | None = None) -> None:
+    db.insert("inventory_movements", {"variant_id": variant_id, "quantity_change": change, "reason": reason,
+                                      "order_id": order_id, "return_id": return_id, "note": note,
+                                      "created_at": now_iso(db)})
+
+
+def _move_stock(db: Db, variant_id: int, change: int, reason: str, note: str | None = None,
+                order_id: int | None = None, return_id: int | None = None) -> None:
+    """Add ``change`` units to a variant's stock and write the matching inventory movement."""
+    db.execute("UPDATE product_variants SET stock = stock + ? WHERE id = ?", (change, variant_id))
+    _log_movement(db, variant_id, change, reason, note, order_id, return_id)
 
 
 def _open_cart(db: Db, customer_id: int) -> dict[str, Any] | None:
@@ -155,6 +172,18 @@ def _discount(coupon: dict[str, Any] | None, subtotal: int) -> int:
     return 0
 
 
+def _tax(net: int, rate_bp: int) -> int:
+    """Sales tax on ``net`` cents at ``rate_bp`` basis points, rounded half up."""
+    return _div_round(net * rate_bp, 10000)
+
+
+def _shipping_fee(method: dict[str, Any], coupon: dict[str, Any] | None, net: int) -> int:
+    """The method's price; nothing with a free-shipping coupon or when ``net`` reaches its free_over_cents."""
+    waived = coupon is not None and coupon["discount_type"] == "free_shipping"
+    free_over = method["free_over_cents"]
+    return 0 if waived or (free_over is not None and net >= free_over) else method["price_cents"]
+
+
 def _tax_rate(db: Db, state: str) -> int:
     rate = db.value("SELECT rate_bp FROM tax_rates WHERE state = ?", (state,))
     if rate is None:
@@ -190,20 +219,28 @@ def _quote(db: Db, customer_id: int, cart: dict[str, Any], address: dict[str, An
         "discount_cents": discount,
     }
     if address is not None and shipping_method is not None:
-        method = db.one("SELECT * FROM shipping_methods WHERE code = ?", (shipping_method,))
-        if method is None:
-            raise ToolError(f"Unknown shipping method {shipping_method!r}; use list_shipping_methods.")
+        method = db.one("SELECT * FROM shipping_methods WHERE code = ?", (shipping_method,),
+                        missing=f"Unknown shipping method {shipping_method!r}; use list_shipping_methods.")
         rate = _tax_rate(db, address["state"])
-        tax = _div_round(net * rate, 10000)
-        waived = coupon is not None and coupon["discount_type"] == "free_shipping"
-        free_over = method["free_over_cents"]
-        ship = 0 if waived or (free_over is not None and net >= free_over) else method["price_cents"]
+        tax = _tax(net, rate)
+        ship = _shipping_fee(method, coupon, net)
         out.update({"tax_rate_bp": rate, "tax_cents": tax, "shipping_method": shipping_method,
                     "shipping_cents": ship, "total_cents": net + tax + ship})
     if not lines:
         problems.append("the cart is empty")
     out["problems"] = problems
     return out
+
+
+def _checkout_cart(db: Db, customer_id: int, address_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ship-to address (one of the customer's) and the open cart a checkout prices."""
+    a = _address(db, address_id)
+    if a["customer_id"] != customer_id:
+        raise ToolError(f"Address {address_id} belongs to another customer; use list_addresses({customer_id}).")
+    cart = _open_cart(db, customer_id)
+    if cart is None:
+        raise ToolError("This customer has no open cart; add items with add_to_cart first.")
+    return a, cart
 
 
 def _cart_view(db: Db, customer_id: int) -> dict[str, Any]:
@@ -216,7 +253,7 @@ def _cart_view(db: Db, customer_id: int) -> dict[str, Any]:
 
 
 def _touch_cart(db: Db, cart_id: int) -> None:
-    db.execute("UPDATE carts SET updated_at = ? WHERE id = ?", (_stamp(db), cart_id))
+    db.execute("UPDATE carts SET updated_at = ? WHERE id = ?", (now_iso(db), cart_id))
 
 
 def _payment(db: Db, order_id: int) -> dict[str, Any] | None:
@@ -233,7 +270,7 @@ def _refund_payment(db: Db, order: dict[str, Any], payment: dict[str, Any], amou
         db.execute("UPDATE customers SET gift_card_balance_cents = gift_card_balance_cents + ? WHERE id = ?",
                    (amount, order["customer_id"]))
     return db.insert("refunds", {"order_id": order["id"], "payment_id": payment["id"], "return_id": return_id,
-                                 "amount_cents": amount, "reason": reason, "created_at": _stamp(db)})
+                                 "amount_cents": amount, "reason": reason, "created_at": now_iso(db)})
 
 
 def _return_value(order: dict[str, Any], unit_price: int, quantity: int) -> int:
@@ -247,13 +284,11 @@ def _return_value(order: dict[str, Any], unit_price: int, quantity: int) -> int:
 
 
 def _return_row(db: Db, rma_number: str) -> dict[str, Any]:
-    row = db.one(
+    return db.one(
         "SELECT r.*, o.order_number, oi.variant_id, oi.unit_price_cents, v.sku FROM returns r "
         "JOIN orders o ON o.id = r.order_id JOIN order_items oi ON oi.id = r.order_item_id "
-        "JOIN product_variants v ON v.id = oi.variant_id WHERE r.rma_number = ? COLLATE NOCASE", (rma_number.strip(),))
-    if row is None:
-        raise ToolError(f"No return {rma_number!r}. RMA numbers look like RMA-5003; use list_returns to find them.")
-    return row
+        "JOIN product_variants v ON v.id = oi.variant_id WHERE r.rma_number = ? COLLATE NOCASE", (rma_number.strip(),),
+        missing=f"No return {rma_number!r}. RMA numbers look like RMA-5003; use list_returns to find them.")
 
 
 def _delivered_at(db: Db, order_id: int) -> str | None:
@@ -297,12 +332,8 @@ def search_products(db: Db, query: str = "", category: str | None = None, max_pr
         include_discontinued: also show discontinued products.
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
-    cat_id = None
-    if category is not None:
-        cat_id = db.value("SELECT id FROM categories WHERE slug = ? COLLATE NOCASE", (category.strip(),))
-        if cat_id is None:
-            raise ToolError(f"Unknown category {category!r}; use list_categories to see the slugs.")
+    check_limit(limit, MAX_LIMIT)
+    cat_id = _category_id(db, category)
     rows = db.query(
         "SELECT p.id, p.name, p.brand, p.description, p.status, c.slug AS category, "
         "MIN(v.price_cents) AS min_price_cents, MAX(v.price_cents) AS max_price_cents, "
@@ -342,9 +373,8 @@ def get_product(db: Db, product_id: int) -> dict:
     """
     p = db.one("SELECT p.*, c.slug AS category, c.name AS category_name, pc.slug AS parent_category "
                "FROM products p JOIN categories c ON c.id = p.category_id "
-               "LEFT JOIN categories pc ON pc.id = c.parent_id WHERE p.id = ?", (product_id,))
-    if p is None:
-        raise ToolError(f"No product with id {product_id}; use search_products to find it.")
+               "LEFT JOIN categories pc ON pc.id = c.parent_id WHERE p.id = ?", (product_id,),
+               missing=f"No product with id {product_id}; use search_products to find it.")
     p["variants"] = db.query(
         "SELECT sku, option_label, price_cents, stock, weight_grams, active, "
         "CASE WHEN active = 1 AND stock > 0 THEN 'in_stock' WHEN active = 1 THEN 'out_of_stock' ELSE 'inactive' END "
@@ -378,14 +408,10 @@ def list_low_stock(db: Db, threshold: int = 5, category: str | None = None, limi
         category: only this category slug (sub-categories included), e.g. "camping".
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit, MAX_LIMIT)
     if threshold < 1:
         raise ToolError("threshold must be at least 1")
-    cat_id = None
-    if category is not None:
-        cat_id = db.value("SELECT id FROM categories WHERE slug = ? COLLATE NOCASE", (category.strip(),))
-        if cat_id is None:
-            raise ToolError(f"Unknown category {category!r}; use list_categories to see the slugs.")
+    cat_id = _category_id(db, category)
     return db.query(
         "SELECT v.sku, p.name AS product_name, v.option_label, v.stock, c.slug AS category "
         "FROM product_variants v JOIN products p ON p.id = v.product_id JOIN categories c ON c.id = p.category_id "
@@ -405,14 +431,14 @@ def list_inventory_movements(db: Db, sku: str, reason: Literal["initial", "resto
         since: only movements on or after this ISO date, e.g. "2026-02-01".
         limit: maximum number of movements, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit, MAX_LIMIT)
     v = _variant(db, sku)
     day = _parse_day(since, "since") if since else None
+    where, params = filters(("m.reason = ?", reason), ("m.created_at >= ?", day))
     rows = db.query(
         "SELECT m.id, m.quantity_change, m.reason, o.order_number, r.rma_number, m.note, m.created_at "
         "FROM inventory_movements m LEFT JOIN orders o ON o.id = m.order_id LEFT JOIN returns r ON r.id = m.return_id "
-        "WHERE m.variant_id = ? AND (? IS NULL OR m.reason = ?) AND (? IS NULL OR m.created_at >= ?) "
-        "ORDER BY m.created_at DESC, m.id DESC LIMIT ?", (v["id"], reason, reason, day, day, limit))
+        f"WHERE m.variant_id = ? AND {where} ORDER BY m.created_at DESC, m.id DESC LIMIT ?", (v["id"], *params, limit))
     return {"sku": v["sku"], "current_stock": v["stock"], "movements": rows}
 
 
@@ -427,9 +453,8 @@ def list_product_reviews(db: Db, product_id: int, min_rating: int | None = None,
         include_hidden: also list reviews hidden by moderation (they never count in the average).
         limit: maximum number of reviews, 1 to 50.
     """
-    _check_limit(limit)
-    if db.value("SELECT id FROM products WHERE id = ?", (product_id,)) is None:
-        raise ToolError(f"No product with id {product_id}; use search_products to find it.")
+    check_limit(limit, MAX_LIMIT)
+    _check_product(db, product_id)
     if min_rating is not None and not 1 <= min_rating <= 5:
         raise ToolError("min_rating must be between 1 and 5")
     rows = db.query(
@@ -473,9 +498,7 @@ def get_coupon(db: Db, code: str, customer_id: int | None = None, subtotal_cents
         customer_id: optional customer who wants to use it.
         subtotal_cents: optional cart subtotal to test against the minimum.
     """
-    c = db.one("SELECT * FROM coupons WHERE code = ? COLLATE NOCASE", (code.strip(),))
-    if c is None:
-        raise ToolError(f"No coupon with code {code!r}. Check the spelling with the customer.")
+    c = _coupon(db, code)
     if customer_id is not None:
         _customer(db, customer_id)
     why = _coupon_problem(db, c, customer_id, subtotal_cents)
@@ -498,7 +521,7 @@ def find_customers(db: Db, query: str, limit: int = 10) -> list[dict]:
         query: a name ("Priya Raman", "raman") or email fragment ("priya.raman@").
         limit: maximum number of results, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit, MAX_LIMIT)
     q = query.strip()
     if len(q) < 2:
         raise ToolError("query must have at least 2 characters")
@@ -576,7 +599,7 @@ def add_address(db: Db, customer_id: int, label: str, line1: str, city: str, sta
                    (customer_id, line1.strip(), postal_code.strip(), (line2 or "").strip() or None))
     if dup is not None:
         raise ToolError(f"This address is already saved as address {dup}; use update_address to change it.")
-    now = _stamp(db)
+    now = now_iso(db)
     if make_default:
         db.execute("UPDATE addresses SET is_default = 0, updated_at = ? WHERE customer_id = ? AND is_default = 1",
                    (now, customer_id))
@@ -636,12 +659,12 @@ def update_address(db: Db, address_id: int, label: str | None = None, recipient:
     db.execute("UPDATE addresses SET label = ?, recipient = ?, line1 = ?, line2 = ?, city = ?, state = ?, "
                "postal_code = ?, updated_at = ? WHERE id = ?",
                (new["label"], new["recipient"], new["line1"], new["line2"], new["city"], new["state"],
-                new["postal_code"], _stamp(db), address_id))
+                new["postal_code"], now_iso(db), address_id))
     # Unshipped orders follow the address they point at: refresh their ship-to snapshot.
     fresh = _address(db, address_id)
     for o in db.query("SELECT id FROM orders WHERE address_id = ? AND status = 'paid'", (address_id,)):
-        db.execute("UPDATE orders SET ship_to = ? WHERE id = ?", (_ship_to(db, fresh), o["id"]))
-        _event(db, o["id"], "address_changed", "Saved address edited: " + _ship_to(db, fresh))
+        db.execute("UPDATE orders SET ship_to = ? WHERE id = ?", (_ship_to(fresh), o["id"]))
+        _event(db, o["id"], "address_changed", "Saved address edited: " + _ship_to(fresh))
     return fresh
 
 
@@ -655,7 +678,7 @@ def set_default_address(db: Db, address_id: int) -> dict:
     a = _address(db, address_id)
     if a["is_default"]:
         raise ToolError(f"Address {address_id} is already the default.")
-    now = _stamp(db)
+    now = now_iso(db)
     db.execute("UPDATE addresses SET is_default = 0, updated_at = ? WHERE customer_id = ? AND is_default = 1",
                (now, a["customer_id"]))
     db.execute("UPDATE addresses SET is_default = 1, updated_at = ? WHERE id = ?", (now, address_id))
@@ -719,12 +742,7 @@ def preview_checkout(db: Db, customer_id: int, address_id: int, shipping_method:
         shipping_method: "standard", "express" or "overnight".
     """
     _customer(db, customer_id)
-    a = _address(db, address_id)
-    if a["customer_id"] != customer_id:
-        raise ToolError(f"Address {address_id} belongs to another customer; use list_addresses({customer_id}).")
-    cart = _open_cart(db, customer_id)
-    if cart is None:
-        raise ToolError("This customer has no open cart; add items with add_to_cart first.")
+    a, cart = _checkout_cart(db, customer_id, address_id)
     return _quote(db, customer_id, cart, a, shipping_method)
 
 
@@ -745,7 +763,7 @@ def add_to_cart(db: Db, customer_id: int, sku: str, quantity: int = 1) -> dict:
     if not v["active"] or v["product_status"] != "active":
         raise ToolError(f"{v['sku']} ({v['product_name']}) is no longer sold.")
     cart = _open_cart(db, customer_id)
-    now = _stamp(db)
+    now = now_iso(db)
     if cart is None:
         cart_id = db.insert("carts", {"customer_id": customer_id, "status": "open", "coupon_id": None,
                                       "created_at": now, "updated_at": now})
@@ -830,14 +848,12 @@ def apply_coupon(db: Db, customer_id: int, code: str) -> dict:
     cart = _open_cart(db, customer_id)
     if cart is None or not _cart_lines(db, cart["id"]):
         raise ToolError("The cart is empty; add the items before applying a coupon.")
-    c = db.one("SELECT * FROM coupons WHERE code = ? COLLATE NOCASE", (code.strip(),))
-    if c is None:
-        raise ToolError(f"No coupon with code {code!r}. Check the spelling with the customer.")
+    c = _coupon(db, code)
     subtotal = sum(line["line_total_cents"] for line in _cart_lines(db, cart["id"]))
     why = _coupon_problem(db, c, customer_id, subtotal)
     if why:
         raise ToolError(f"Cannot apply: {why}.")
-    db.execute("UPDATE carts SET coupon_id = ?, updated_at = ? WHERE id = ?", (c["id"], _stamp(db), cart["id"]))
+    db.execute("UPDATE carts SET coupon_id = ?, updated_at = ? WHERE id = ?", (c["id"], now_iso(db), cart["id"]))
     return _cart_view(db, customer_id)
 
 
@@ -852,7 +868,7 @@ def remove_coupon(db: Db, customer_id: int) -> dict:
     cart = _open_cart(db, customer_id)
     if cart is None or cart["coupon_id"] is None:
         raise ToolError("The customer's cart has no coupon to remove.")
-    db.execute("UPDATE carts SET coupon_id = NULL, updated_at = ? WHERE id = ?", (_stamp(db), cart["id"]))
+    db.execute("UPDATE carts SET coupon_id = NULL, updated_at = ? WHERE id = ?", (now_iso(db), cart["id"]))
     return _cart_view(db, customer_id)
 
 
@@ -871,12 +887,7 @@ def checkout(db: Db, customer_id: int, address_id: int, shipping_method: str = "
         payment_method: "card", "paypal" or "gift_card".
     """
     cust = _active_customer(db, customer_id)
-    a = _address(db, address_id)
-    if a["customer_id"] != customer_id:
-        raise ToolError(f"Address {address_id} belongs to another customer; use list_addresses({customer_id}).")
-    cart = _open_cart(db, customer_id)
-    if cart is None:
-        raise ToolError("This customer has no open cart; add items with add_to_cart first.")
+    a, cart = _checkout_cart(db, customer_id, address_id)
     q = _quote(db, customer_id, cart, a, shipping_method)
     if q["problems"]:
         raise ToolError("Cannot check out: " + "; ".join(q["problems"]) + ".")
@@ -886,11 +897,11 @@ def checkout(db: Db, customer_id: int, address_id: int, shipping_method: str = "
     if payment_method == "gift_card" and cust["gift_card_balance_cents"] < total:
         raise ToolError(f"Gift-card balance {_dollars(cust['gift_card_balance_cents'])} does not cover the total "
                         f"{_dollars(total)}; choose 'card' or 'paypal'.")
-    now = _stamp(db)
+    now = now_iso(db)
     last = db.value("SELECT MAX(CAST(substr(order_number, 4) AS INTEGER)) FROM orders") or 10000
     number = f"SO-{last + 1}"
     order_id = db.insert("orders", {
-        "order_number": number, "customer_id": customer_id, "address_id": address_id, "ship_to": _ship_to(db, a),
+        "order_number": number, "customer_id": customer_id, "address_id": address_id, "ship_to": _ship_to(a),
         "shipping_method": shipping_method, "coupon_id": cart["coupon_id"], "status": "paid",
         "subtotal_cents": q["subtotal_cents"], "discount_cents": q["discount_cents"], "tax_cents": q["tax_cents"],
         "shipping_cents": q["shipping_cents"], "total_cents": total, "placed_at": now,
@@ -903,9 +914,7 @@ def checkout(db: Db, customer_id: int, address_id: int, shipping_method: str = "
                              (line["quantity"], line["variant_id"], line["quantity"]))
         if not changed:
             raise ToolError(f"{line['sku']} sold out while checking out; update the cart and try again.")
-        db.insert("inventory_movements", {"variant_id": line["variant_id"], "quantity_change": -line["quantity"],
-                                          "reason": "sale", "order_id": order_id, "return_id": None,
-                                          "note": None, "created_at": now})
+        _log_movement(db, line["variant_id"], -line["quantity"], "sale", order_id=order_id)
     db.insert("payments", {"order_id": order_id, "method": payment_method,
                            "card_last4": cust["card_last4"] if payment_method == "card" else None,
                            "amount_cents": total, "refunded_cents": 0, "status": "captured", "paid_at": now})
@@ -916,7 +925,7 @@ def checkout(db: Db, customer_id: int, address_id: int, shipping_method: str = "
         db.execute("UPDATE coupons SET times_used = times_used + 1 WHERE id = ?", (cart["coupon_id"],))
     db.execute("UPDATE carts SET status = 'converted', updated_at = ? WHERE id = ?", (now, cart["id"]))
     _event(db, order_id, "placed", f"Order placed: {len(q['lines'])} line(s), total {_dollars(total)}")
-    return {"order_number": number, "status": "paid", "ship_to": _ship_to(db, a), "shipping_method": shipping_method,
+    return {"order_number": number, "status": "paid", "ship_to": _ship_to(a), "shipping_method": shipping_method,
             "coupon": q["coupon"], "subtotal_cents": q["subtotal_cents"], "discount_cents": q["discount_cents"],
             "tax_cents": q["tax_cents"], "shipping_cents": q["shipping_cents"], "total_cents": total,
             "payment_method": payment_method, "lines": q["lines"]}
@@ -939,20 +948,19 @@ def list_orders(db: Db, customer_id: int | None = None,
         placed_to: only orders placed on or before this ISO date (inclusive).
         limit: maximum number of orders, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit, MAX_LIMIT)
     if customer_id is not None:
         _customer(db, customer_id)
     d_from = _parse_day(placed_from, "placed_from") if placed_from else None
     d_to = _parse_day(placed_to, "placed_to") if placed_to else None
+    where, params = filters(("o.customer_id = ?", customer_id), ("o.status = ?", status),
+                            ("substr(o.placed_at, 1, 10) >= ?", d_from), ("substr(o.placed_at, 1, 10) <= ?", d_to))
     return db.query(
         "SELECT o.order_number, o.customer_id, c.first_name || ' ' || c.last_name AS customer, o.status, "
         "o.placed_at, o.total_cents, o.shipping_method, "
         "(SELECT COALESCE(SUM(quantity), 0) FROM order_items WHERE order_id = o.id) AS units "
-        "FROM orders o JOIN customers c ON c.id = o.customer_id "
-        "WHERE (? IS NULL OR o.customer_id = ?) AND (? IS NULL OR o.status = ?) "
-        "AND (? IS NULL OR substr(o.placed_at, 1, 10) >= ?) AND (? IS NULL OR substr(o.placed_at, 1, 10) <= ?) "
-        "ORDER BY o.placed_at DESC, o.id DESC LIMIT ?",
-        (customer_id, customer_id, status, status, d_from, d_from, d_to, d_to, limit))
+        f"FROM orders o JOIN customers c ON c.id = o.customer_id WHERE {where} "
+        "ORDER BY o.placed_at DESC, o.id DESC LIMIT ?", (*params, limit))
 
 
 @tool
@@ -1053,13 +1061,10 @@ def cancel_order(db: Db, order_number: str, reason: str) -> dict:
                         "Once delivered, the customer can return items (request_return).")
     if o["status"] != "paid":
         raise ToolError(f"Order {o['order_number']} is {o['status']} and cannot be cancelled.")
-    now = _stamp(db)
+    now = now_iso(db)
     items = db.query("SELECT variant_id, quantity FROM order_items WHERE order_id = ?", (o["id"],))
     for it in items:
-        db.execute("UPDATE product_variants SET stock = stock + ? WHERE id = ?", (it["quantity"], it["variant_id"]))
-        db.insert("inventory_movements", {"variant_id": it["variant_id"], "quantity_change": it["quantity"],
-                                          "reason": "cancellation", "order_id": o["id"], "return_id": None,
-                                          "note": None, "created_at": now})
+        _move_stock(db, it["variant_id"], it["quantity"], "cancellation", order_id=o["id"])
     refunded = 0
     pay = _payment(db, o["id"])
     if pay is not None and pay["amount_cents"] > pay["refunded_cents"]:
@@ -1094,11 +1099,11 @@ def update_order_address(db: Db, order_number: str, address_id: int) -> dict:
                         "save the address for that customer with add_address first.")
     if address_id == o["address_id"]:
         raise ToolError(f"Order {o['order_number']} already ships to address {address_id}.")
-    new_tax = _div_round((o["subtotal_cents"] - o["discount_cents"]) * _tax_rate(db, a["state"]), 10000)
+    new_tax = _tax(o["subtotal_cents"] - o["discount_cents"], _tax_rate(db, a["state"]))
     if new_tax != o["tax_cents"]:
         raise ToolError(f"Shipping to {a['state']} would change the tax from {_dollars(o['tax_cents'])} to "
                         f"{_dollars(new_tax)}; cancel the order and place a new one instead.")
-    label = _ship_to(db, a)
+    label = _ship_to(a)
     db.execute("UPDATE orders SET address_id = ?, ship_to = ? WHERE id = ?", (address_id, label, o["id"]))
     _event(db, o["id"], "address_changed", f"Ship-to changed from '{o['ship_to']}' to '{label}'")
     return {"order_number": o["order_number"], "address_id": address_id, "ship_to": label}
@@ -1124,7 +1129,7 @@ def create_shipment(db: Db, order_number: str, carrier: Literal["UPS", "USPS", "
         raise ToolError(f"{tracking_number!r} is not a valid {carrier} tracking number ({shape}).")
     if db.value("SELECT id FROM shipments WHERE tracking_number = ?", (tracking,)) is not None:
         raise ToolError(f"Tracking number {tracking} is already used by another shipment.")
-    now = _stamp(db)
+    now = now_iso(db)
     db.insert("shipments", {"order_id": o["id"], "carrier": carrier, "tracking_number": tracking,
                             "status": "in_transit", "shipped_at": now, "delivered_at": None})
     db.execute("UPDATE orders SET status = 'shipped' WHERE id = ?", (o["id"],))
@@ -1140,13 +1145,12 @@ def mark_delivered(db: Db, tracking_number: str) -> dict:
     Args:
         tracking_number: the shipment's tracking number.
     """
-    s = db.one("SELECT * FROM shipments WHERE tracking_number = ?", (tracking_number.strip().upper(),))
-    if s is None:
-        raise ToolError(f"No shipment with tracking number {tracking_number!r}; "
-                        "use track_shipment with the order number.")
+    s = db.one("SELECT * FROM shipments WHERE tracking_number = ?", (tracking_number.strip().upper(),),
+               missing=f"No shipment with tracking number {tracking_number!r}; "
+                       "use track_shipment with the order number.")
     if s["status"] != "in_transit":
         raise ToolError(f"Shipment {s['tracking_number']} is {s['status']}, not in transit.")
-    now = _stamp(db)
+    now = now_iso(db)
     db.execute("UPDATE shipments SET status = 'delivered', delivered_at = ? WHERE id = ?", (now, s["id"]))
     o = db.one("SELECT * FROM orders WHERE id = ?", (s["order_id"],))
     if o["status"] == "shipped":
@@ -1171,17 +1175,16 @@ def list_returns(db: Db, status: Literal["requested", "approved", "rejected", "r
         customer_id: only returns of this customer's orders.
         limit: maximum number of returns, 1 to 50.
     """
-    _check_limit(limit)
+    check_limit(limit, MAX_LIMIT)
     oid = _order(db, order_number)["id"] if order_number else None
+    where, params = filters(("r.status = ?", status), ("r.order_id = ?", oid), ("o.customer_id = ?", customer_id))
     rows = db.query(
         "SELECT r.rma_number, o.order_number, o.customer_id, v.sku, p.name AS product_name, r.quantity, r.reason, "
         "r.status, r.restocked, r.decision_note, r.requested_at, r.decided_at, r.received_at, r.refunded_at, "
         "oi.unit_price_cents, o.subtotal_cents, o.discount_cents, o.tax_cents "
         "FROM returns r JOIN orders o ON o.id = r.order_id JOIN order_items oi ON oi.id = r.order_item_id "
         "JOIN product_variants v ON v.id = oi.variant_id JOIN products p ON p.id = v.product_id "
-        "WHERE (? IS NULL OR r.status = ?) AND (? IS NULL OR r.order_id = ?) AND (? IS NULL OR o.customer_id = ?) "
-        "ORDER BY r.requested_at DESC, r.id DESC LIMIT ?",
-        (status, status, oid, oid, customer_id, customer_id, limit))
+        f"WHERE {where} ORDER BY r.requested_at DESC, r.id DESC LIMIT ?", (*params, limit))
     for r in rows:
         r["refund_value_cents"] = _return_value(r, r.pop("unit_price_cents"), r["quantity"])
         for k in ("subtotal_cents", "discount_cents", "tax_cents"):
@@ -1208,9 +1211,8 @@ def request_return(db: Db, order_number: str, sku: str, quantity: int, reason: s
     if not reason.strip():
         raise ToolError("Give the reason for the return.")
     v = _variant(db, sku)
-    item = db.one("SELECT * FROM order_items WHERE order_id = ? AND variant_id = ?", (o["id"], v["id"]))
-    if item is None:
-        raise ToolError(f"{v['sku']} is not part of order {o['order_number']}; get_order lists its items.")
+    item = db.one("SELECT * FROM order_items WHERE order_id = ? AND variant_id = ?", (o["id"], v["id"]),
+                  missing=f"{v['sku']} is not part of order {o['order_number']}; get_order lists its items.")
     delivered = _delivered_at(db, o["id"])
     if delivered is None:
         raise ToolError(f"Order {o['order_number']} has no delivery recorded yet.")
@@ -1230,7 +1232,7 @@ def request_return(db: Db, order_number: str, sku: str, quantity: int, reason: s
     rma = f"RMA-{last + 1}"
     db.insert("returns", {"rma_number": rma, "order_id": o["id"], "order_item_id": item["id"], "quantity": quantity,
                           "reason": reason.strip(), "status": "requested", "restocked": 0, "decision_note": None,
-                          "requested_at": _stamp(db), "decided_at": None, "received_at": None, "refunded_at": None})
+                          "requested_at": now_iso(db), "decided_at": None, "received_at": None, "refunded_at": None})
     _event(db, o["id"], "return_requested", f"{rma}: {quantity} x {v['sku']} - {reason.strip()}")
     return {"rma_number": rma, "order_number": o["order_number"], "sku": v["sku"], "quantity": quantity,
             "status": "requested", "refund_value_cents": _return_value(o, item["unit_price_cents"], quantity)}
@@ -1248,7 +1250,7 @@ def approve_return(db: Db, rma_number: str, note: str | None = None) -> dict:
     if r["status"] != "requested":
         raise ToolError(f"{r['rma_number']} is {r['status']}; only requested returns can be approved.")
     db.execute("UPDATE returns SET status = 'approved', decided_at = ?, decision_note = ? WHERE id = ?",
-               (_stamp(db), (note or "").strip() or None, r["id"]))
+               (now_iso(db), (note or "").strip() or None, r["id"]))
     _event(db, r["order_id"], "return_approved", f"{r['rma_number']} approved" + (f": {note.strip()}" if note else ""))
     return {"rma_number": r["rma_number"], "status": "approved"}
 
@@ -1267,7 +1269,7 @@ def reject_return(db: Db, rma_number: str, reason: str) -> dict:
     if not reason.strip():
         raise ToolError("Give the reason for rejecting the return.")
     db.execute("UPDATE returns SET status = 'rejected', decided_at = ?, decision_note = ? WHERE id = ?",
-               (_stamp(db), reason.strip(), r["id"]))
+               (now_iso(db), reason.strip(), r["id"]))
     _event(db, r["order_id"], "return_rejected", f"{r['rma_number']}: {reason.strip()}")
     return {"rma_number": r["rma_number"], "status": "rejected"}
 
@@ -1286,14 +1288,12 @@ def receive_return(db: Db, rma_number: str, restock: bool) -> dict:
         raise ToolError(f"{r['rma_number']} has not been approved yet; approve_return first.")
     if r["status"] != "approved":
         raise ToolError(f"{r['rma_number']} is {r['status']}; only approved returns can be received.")
-    now = _stamp(db)
+    now = now_iso(db)
     db.execute("UPDATE returns SET status = 'received', received_at = ?, restocked = ? WHERE id = ?",
                (now, 1 if restock else 0, r["id"]))
     if restock:
-        db.execute("UPDATE product_variants SET stock = stock + ? WHERE id = ?", (r["quantity"], r["variant_id"]))
-        db.insert("inventory_movements", {"variant_id": r["variant_id"], "quantity_change": r["quantity"],
-                                          "reason": "return", "order_id": r["order_id"], "return_id": r["id"],
-                                          "note": f"{r['rma_number']} restocked", "created_at": now})
+        _move_stock(db, r["variant_id"], r["quantity"], "return", f"{r['rma_number']} restocked",
+                    order_id=r["order_id"], return_id=r["id"])
     _event(db, r["order_id"], "return_received",
            f"{r['rma_number']} received" + (", restocked" if restock else ", not restocked"))
     return {"rma_number": r["rma_number"], "status": "received", "restocked": bool(restock)}
@@ -1349,7 +1349,7 @@ def issue_refund(db: Db, order_number: str, reason: str, rma_number: str | None 
     if amount_cents > remaining:
         raise ToolError(f"Only {_dollars(remaining)} ({remaining} cents) of the payment is left to refund.")
     refund_id = _refund_payment(db, o, pay, amount_cents, reason.strip(), ret["id"] if ret else None)
-    now = _stamp(db)
+    now = now_iso(db)
     if ret is not None:
         db.execute("UPDATE returns SET status = 'refunded', refunded_at = ? WHERE id = ?", (now, ret["id"]))
     fully = pay["refunded_cents"] + amount_cents >= pay["amount_cents"]
@@ -1382,10 +1382,7 @@ def restock_variant(db: Db, sku: str, quantity: int, note: str) -> dict:
         raise ToolError(f"{v['sku']} is discontinued; it cannot be restocked.")
     if not note.strip():
         raise ToolError("Give a note, such as the purchase-order number.")
-    db.execute("UPDATE product_variants SET stock = stock + ? WHERE id = ?", (quantity, v["id"]))
-    db.insert("inventory_movements", {"variant_id": v["id"], "quantity_change": quantity, "reason": "restock",
-                                      "order_id": None, "return_id": None, "note": note.strip(),
-                                      "created_at": _stamp(db)})
+    _move_stock(db, v["id"], quantity, "restock", note.strip())
     return {"sku": v["sku"], "previous_stock": v["stock"], "stock": v["stock"] + quantity}
 
 
@@ -1405,10 +1402,7 @@ def adjust_stock(db: Db, sku: str, quantity_change: int, note: str) -> dict:
         raise ToolError("Give a note explaining the adjustment.")
     if v["stock"] + quantity_change < 0:
         raise ToolError(f"{v['sku']} has only {v['stock']} in stock; it cannot go below zero.")
-    db.execute("UPDATE product_variants SET stock = stock + ? WHERE id = ?", (quantity_change, v["id"]))
-    db.insert("inventory_movements", {"variant_id": v["id"], "quantity_change": quantity_change,
-                                      "reason": "adjustment", "order_id": None, "return_id": None,
-                                      "note": note.strip(), "created_at": _stamp(db)})
+    _move_stock(db, v["id"], quantity_change, "adjustment", note.strip())
     return {"sku": v["sku"], "previous_stock": v["stock"], "stock": v["stock"] + quantity_change}
 
 
@@ -1429,8 +1423,7 @@ def post_review(db: Db, customer_id: int, product_id: int, rating: int, title: s
         body: the review text.
     """
     _active_customer(db, customer_id)
-    if db.value("SELECT id FROM products WHERE id = ?", (product_id,)) is None:
-        raise ToolError(f"No product with id {product_id}; use search_products to find it.")
+    _check_product(db, product_id)
     if not 1 <= rating <= 5:
         raise ToolError("rating must be between 1 and 5")
     if not title.strip() or len(title.strip()) > 120:
@@ -1450,7 +1443,7 @@ def post_review(db: Db, customer_id: int, product_id: int, rating: int, title: s
         raise ToolError(f"This customer already reviewed this product (review {existing}).")
     rid = db.insert("reviews", {"product_id": product_id, "customer_id": customer_id, "rating": rating,
                                 "title": title.strip(), "body": body.strip(), "verified_purchase": 1,
-                                "status": "published", "moderation_note": None, "created_at": _stamp(db)})
+                                "status": "published", "moderation_note": None, "created_at": now_iso(db)})
     out = {"review_id": rid, "status": "published"}
     out.update(_rating_summary(db, product_id))
     return out
@@ -1464,9 +1457,8 @@ def hide_review(db: Db, review_id: int, reason: str) -> dict:
         review_id: the review id (from list_product_reviews).
         reason: the moderation note, e.g. "contains personal contact info".
     """
-    r = db.one("SELECT * FROM reviews WHERE id = ?", (review_id,))
-    if r is None:
-        raise ToolError(f"No review with id {review_id}; list_product_reviews shows the ids.")
+    r = db.one("SELECT * FROM reviews WHERE id = ?", (review_id,),
+               missing=f"No review with id {review_id}; list_product_reviews shows the ids.")
     if r["status"] == "hidden":
         raise ToolError(f"Review {review_id} is already hidden.")
     if not reason.strip():

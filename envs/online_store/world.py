@@ -21,6 +21,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 # ---------------------------------------------------------------------------------------------
@@ -311,18 +312,18 @@ HIDDEN_REVIEWS = [("Call me about this", "Great product! Text me at 555-0147 if 
 # fmt: on
 
 
-def _iso(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat(timespec="seconds")
+# columns copied from the build-time records into their tables (after the ids and keys set by hand)
+ORDER_COLUMNS = ("id", "order_number", "customer_id", "address_id", "ship_to", "shipping_method", "coupon_id",
+                 "status", "subtotal_cents", "discount_cents", "tax_cents", "shipping_cents", "total_cents",
+                 "placed_at", "cancelled_at", "cancel_reason")
+SHIPMENT_COLUMNS = ("carrier", "tracking_number", "status", "shipped_at", "delivered_at")
+RETURN_COLUMNS = ("quantity", "reason", "status", "restocked", "decision_note", "requested_at", "decided_at",
+                  "received_at", "refunded_at")
 
 
-def _div_round(num: int, den: int) -> int:
-    if den <= 0:
-        return 0
-    return (2 * num + den) // (2 * den)
-
-
-def _dollars(cents: int) -> str:
-    return f"${cents / 100:,.2f}"
+def _row(record: dict, columns: tuple[str, ...]) -> dict:
+    """``columns`` of a build-time record, its moments written as ISO text."""
+    return {k: _iso(record[k]) if isinstance(record[k], datetime) else record[k] for k in columns}
 
 
 def _ascii(s: str) -> str:
@@ -337,6 +338,7 @@ def _ascii(s: str) -> str:
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
+        self.tools = ctx.tools  # prices, tax, shipping fees and return values exactly as the tools compute them
         self.rng = ctx.rng
         self.clock = ctx.clock
         self.opening = (ctx.clock - timedelta(days=118)).replace(hour=8, minute=0, second=0)
@@ -376,6 +378,29 @@ class _World:
 
     def before_clock(self, t: datetime) -> bool:
         return t < self.clock - timedelta(minutes=5)
+
+    def move(
+        self,
+        variant_id: int,
+        change: int,
+        reason: str,
+        at: datetime,
+        order: dict | None = None,
+        ret: dict | None = None,
+        note: str | None = None,
+    ) -> None:
+        """An inventory movement (numbered and stamped in ``tables``)."""
+        self.moves.append(
+            {
+                "variant_id": variant_id,
+                "quantity_change": change,
+                "reason": reason,
+                "order": order,
+                "ret": ret,
+                "note": note,
+                "at": at,
+            }
+        )
 
     # -- catalogue ----------------------------------------------------------------------------
     def build_catalogue(self) -> None:
@@ -735,26 +760,20 @@ class _World:
             coupon = rng.random() < 0.22
         if coupon:
             cp = self.pick_coupon(c["id"], placed, subtotal)
-        discount = 0
-        if cp is not None:
-            if cp["discount_type"] == "percent":
-                discount = _div_round(subtotal * cp["discount_value"], 100)
-            elif cp["discount_type"] == "fixed":
-                discount = min(cp["discount_value"], subtotal)
+        discount = self.tools._discount(cp, subtotal)
         net = subtotal - discount
         rate = next(r for s, _, r in TAX_RATES if s == addr["state"])
-        tax = _div_round(net * rate, 10000)
+        tax = self.tools._tax(net, rate)
         method = method or self.ctx.weighted({"standard": 80, "express": 15, "overnight": 5})
         m = next(x for x in SHIPPING if x["code"] == method)
-        waived = cp is not None and cp["discount_type"] == "free_shipping"
-        ship = 0 if waived or (m["free_over_cents"] is not None and net >= m["free_over_cents"]) else m["price_cents"]
+        ship = self.tools._shipping_fee(m, cp, net)
         total = net + tax + ship
         if payment is None:
             payment = "card" if c["card_last4"] and rng.random() < 0.8 else "paypal"
         o = {
             "customer_id": c["id"],
             "address_id": addr["id"],
-            "ship_to": _ship_to(addr),
+            "ship_to": self.tools._ship_to(addr),
             "shipping_method": method,
             "coupon_id": cp["id"] if cp else None,
             "status": "paid",
@@ -778,19 +797,11 @@ class _World:
             "_events": [],
             "_key": len(self.orders),
         }
-        o["_events"].append(("placed", f"Order placed: {len(lines)} line(s), total {_dollars(total)}", placed))
+        o["_events"].append(
+            ("placed", f"Order placed: {len(lines)} line(s), total {self.tools._dollars(total)}", placed)
+        )
         for line in o["_lines"]:
-            self.moves.append(
-                {
-                    "variant_id": line["variant"]["id"],
-                    "quantity_change": -line["quantity"],
-                    "reason": "sale",
-                    "order": o,
-                    "ret": None,
-                    "note": None,
-                    "at": placed,
-                }
-            )
+            self.move(line["variant"]["id"], -line["quantity"], "sale", placed, o)
         if cp is not None:
             self.coupon_uses[cp["id"]] += 1
         self.orders.append(o)
@@ -800,17 +811,7 @@ class _World:
         reason = self.ctx.pick(CANCEL_REASONS)
         o["status"], o["cancelled_at"], o["cancel_reason"] = "cancelled", at, reason
         for line in o["_lines"]:
-            self.moves.append(
-                {
-                    "variant_id": line["variant"]["id"],
-                    "quantity_change": line["quantity"],
-                    "reason": "cancellation",
-                    "order": o,
-                    "ret": None,
-                    "note": None,
-                    "at": at,
-                }
-            )
+            self.move(line["variant"]["id"], line["quantity"], "cancellation", at, o)
         pay = o["_pay"]
         amount = pay["amount_cents"]
         pay["refunded_cents"], pay["status"] = amount, "refunded"
@@ -819,7 +820,7 @@ class _World:
         )
         if o["coupon_id"] is not None:
             self.coupon_uses[o["coupon_id"]] -= 1
-        o["_events"].append(("cancelled", f"Cancelled: {reason}; refunded {_dollars(amount)}", at))
+        o["_events"].append(("cancelled", f"Cancelled: {reason}; refunded {self.tools._dollars(amount)}", at))
 
     def tracking_number(self, carrier: str) -> str:
         rng = self.rng
@@ -949,14 +950,6 @@ class _World:
             o["order_number"] = f"SO-{10000 + i}"
 
     # -- returns and refunds ------------------------------------------------------------------
-    def _return_value(self, o: dict, unit: int, qty: int) -> int:
-        gross = unit * qty
-        share = _div_round(o["discount_cents"] * gross, o["subtotal_cents"]) if o["subtotal_cents"] else 0
-        net = gross - share
-        taxable = o["subtotal_cents"] - o["discount_cents"]
-        tax = _div_round(net * o["tax_cents"], taxable) if taxable > 0 else 0
-        return net + tax
-
     def build_returns(self) -> None:
         ctx, rng = self.ctx, self.rng
         delivered = [o for o in self.orders if o["status"] == "delivered"]
@@ -1025,17 +1018,7 @@ class _World:
         restock = reason not in ("Arrived damaged", "Stopped working after a week") and rng.random() < 0.85
         r.update(status="received", received_at=received, restocked=1 if restock else 0)
         if restock:
-            self.moves.append(
-                {
-                    "variant_id": line["variant"]["id"],
-                    "quantity_change": qty,
-                    "reason": "return",
-                    "order": o,
-                    "ret": r,
-                    "note": "{rma} restocked",
-                    "at": received,
-                }
-            )
+            self.move(line["variant"]["id"], qty, "return", received, o, r, "{rma} restocked")
         r["_events"].append(
             ("return_received", "{rma} received" + (", restocked" if restock else ", not restocked"), received)
         )
@@ -1044,7 +1027,7 @@ class _World:
             return
         pay = o["_pay"]
         remaining = pay["amount_cents"] - pay["refunded_cents"]
-        amount = min(self._return_value(o, line["unit"], qty), remaining)
+        amount = min(self.tools._return_value(o, line["unit"], qty), remaining)
         if amount <= 0:
             return
         pay["refunded_cents"] += amount
@@ -1053,7 +1036,9 @@ class _World:
             o["status"] = "refunded"
         r.update(status="refunded", refunded_at=refunded)
         self.refunds.append({"order": o, "ret": r, "amount_cents": amount, "reason": "Return {rma}", "at": refunded})
-        r["_events"].append(("refunded", f"Refund {_dollars(amount)} for {{rma}}: Return {{rma}}", refunded))
+        r["_events"].append(
+            ("refunded", f"Refund {self.tools._dollars(amount)} for {{rma}}: Return {{rma}}", refunded)
+        )
 
     def _delivered(self, o: dict) -> datetime:
         return next(s["delivered_at"] for s in self.shipments if s["order"] is o)
@@ -1110,17 +1095,7 @@ class _World:
                 minute=30, second=0
             )
             po = f"PO-{rng.randint(7000, 7999)} {self.products[v['product_id'] - 1]['brand']}"
-            self.moves.append(
-                {
-                    "variant_id": v["id"],
-                    "quantity_change": rng.choice([10, 12, 20, 24]),
-                    "reason": "restock",
-                    "order": None,
-                    "ret": None,
-                    "note": po,
-                    "at": at,
-                }
-            )
+            self.move(v["id"], rng.choice([10, 12, 20, 24]), "restock", at, note=po)
         per: dict[int, list[dict]] = {}
         for m in self.moves:
             per.setdefault(m["variant_id"], []).append(m)
@@ -1139,17 +1114,7 @@ class _World:
                 initial = max(need, spec[1] - total) + rng.randint(0, 8)
             else:
                 initial = max(need, spec[1] - total)
-            self.moves.append(
-                {
-                    "variant_id": v["id"],
-                    "quantity_change": initial,
-                    "reason": "initial",
-                    "order": None,
-                    "ret": None,
-                    "note": "Opening stock count",
-                    "at": self.opening,
-                }
-            )
+            self.move(v["id"], initial, "initial", self.opening, note="Opening stock count")
             final = initial + total
             if spec is not None and spec[0] == "exact" and final != spec[1]:
                 diff = spec[1] - final
@@ -1160,32 +1125,12 @@ class _World:
                 )
                 at = max(at, last + timedelta(minutes=1))
                 note = f"Cycle count: {-diff} unit{'s' if -diff != 1 else ''} damaged or missing"
-                self.moves.append(
-                    {
-                        "variant_id": v["id"],
-                        "quantity_change": diff,
-                        "reason": "adjustment",
-                        "order": None,
-                        "ret": None,
-                        "note": note,
-                        "at": at,
-                    }
-                )
+                self.move(v["id"], diff, "adjustment", at, note=note)
                 final = spec[1]
             if not v["active"] and rng.random() < 0.5 and final > 1:
                 at = self.between(self.opening + timedelta(days=20), self.clock - timedelta(days=20))
                 if not ms or at > ms[-1]["at"]:
-                    self.moves.append(
-                        {
-                            "variant_id": v["id"],
-                            "quantity_change": -2,
-                            "reason": "adjustment",
-                            "order": None,
-                            "ret": None,
-                            "note": "Year-end count: 2 units missing",
-                            "at": at,
-                        }
-                    )
+                    self.move(v["id"], -2, "adjustment", at, note="Year-end count: 2 units missing")
                     final -= 2
             v["stock"] = final
 
@@ -1271,10 +1216,7 @@ class _World:
             if (p["id"], c["id"]) in seen:
                 continue
             seen.add((p["id"], c["id"]))
-            at = self.between(
-                max(datetime.fromisoformat(c["created_at"]), self.opening), self.clock - timedelta(hours=3)
-            )
-            rows.append(self._review(p["id"], c["id"], at, 0))
+            rows.append(self._unverified_review(p, c))
         for p in ctx.sample(active_products, ctx.n(2, 12)):
             have = sum(1 for r in rows if r["product_id"] == p["id"] and r["status"] == "published")
             for c in ctx.sample(custs, 8):
@@ -1283,15 +1225,17 @@ class _World:
                 if (p["id"], c["id"]) in seen:
                     continue
                 seen.add((p["id"], c["id"]))
-                at = self.between(
-                    max(datetime.fromisoformat(c["created_at"]), self.opening), self.clock - timedelta(hours=3)
-                )
-                rows.append(self._review(p["id"], c["id"], at, 0, hidden=False))
+                rows.append(self._unverified_review(p, c, hidden=False))
                 have += 1
         rows.sort(key=lambda r: (r["created_at"], r["product_id"], r["customer_id"]))
         for i, r in enumerate(rows, start=1):
             r["id"] = i
         self.reviews = rows
+
+    def _unverified_review(self, p: dict, c: dict, hidden: bool | None = None) -> dict:
+        """A review of a product the customer did not buy here, written some time after they signed up."""
+        at = self.between(max(datetime.fromisoformat(c["created_at"]), self.opening), self.clock - timedelta(hours=3))
+        return self._review(p["id"], c["id"], at, 0, hidden)
 
     def _review(self, pid: int, cid: int, at: datetime, verified: int, hidden: bool | None = None) -> dict:
         rng = self.rng
@@ -1339,41 +1283,13 @@ class _World:
                         "line_total_cents": line["unit"] * line["quantity"],
                     }
                 )
-        orders = [
-            {
-                "id": o["id"],
-                "order_number": o["order_number"],
-                "customer_id": o["customer_id"],
-                "address_id": o["address_id"],
-                "ship_to": o["ship_to"],
-                "shipping_method": o["shipping_method"],
-                "coupon_id": o["coupon_id"],
-                "status": o["status"],
-                "subtotal_cents": o["subtotal_cents"],
-                "discount_cents": o["discount_cents"],
-                "tax_cents": o["tax_cents"],
-                "shipping_cents": o["shipping_cents"],
-                "total_cents": o["total_cents"],
-                "placed_at": _iso(o["placed_at"]),
-                "cancelled_at": _iso(o["cancelled_at"]) if o["cancelled_at"] else None,
-                "cancel_reason": o["cancel_reason"],
-            }
-            for o in self.orders
-        ]
+        orders = [_row(o, ORDER_COLUMNS) for o in self.orders]
         payments = [
             {"id": o["id"], "order_id": o["id"], **o["_pay"], "paid_at": _iso(o["placed_at"])} for o in self.orders
         ]
         self.shipments.sort(key=lambda s: (s["shipped_at"], s["order"]["id"]))
         shipments = [
-            {
-                "id": i,
-                "order_id": s["order"]["id"],
-                "carrier": s["carrier"],
-                "tracking_number": s["tracking_number"],
-                "status": s["status"],
-                "shipped_at": _iso(s["shipped_at"]),
-                "delivered_at": _iso(s["delivered_at"]) if s["delivered_at"] else None,
-            }
+            {"id": i, "order_id": s["order"]["id"], **_row(s, SHIPMENT_COLUMNS)}
             for i, s in enumerate(self.shipments, start=1)
         ]
         returns = [
@@ -1382,15 +1298,7 @@ class _World:
                 "rma_number": r["rma_number"],
                 "order_id": r["order"]["id"],
                 "order_item_id": r["line"]["id"],
-                "quantity": r["quantity"],
-                "reason": r["reason"],
-                "status": r["status"],
-                "restocked": r["restocked"],
-                "decision_note": r["decision_note"],
-                "requested_at": _iso(r["requested_at"]),
-                "decided_at": _iso(r["decided_at"]) if r["decided_at"] else None,
-                "received_at": _iso(r["received_at"]) if r["received_at"] else None,
-                "refunded_at": _iso(r["refunded_at"]) if r["refunded_at"] else None,
+                **_row(r, RETURN_COLUMNS),
             }
             for r in self.returns
         ]
@@ -1460,14 +1368,6 @@ class _World:
             "inventory_movements": moves,
             "order_events": events,
         }
-
-
-def _ship_to(a: dict) -> str:
-    parts = [a["recipient"], a["line1"]]
-    if a["line2"]:
-        parts.append(a["line2"])
-    parts.append(f"{a['city']}, {a['state']} {a['postal_code']}")
-    return ", ".join(parts)
 
 
 def build(ctx: WorldContext) -> dict[str, list[dict]]:

@@ -9,13 +9,13 @@ amounts are signed: negative is money out (or a card purchase), positive is mone
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, add_months, filters, like_contains, parse_day, to_cents, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import dollars as _d
 from awm.tooling import now_iso as _now
 
 MONTHS_BY_FREQ = {"monthly": 1, "quarterly": 3, "yearly": 12}
@@ -32,29 +32,15 @@ AccountType = Literal["checking", "savings", "credit_card"]
 # ----------------------------------------------------------------------------------------------
 
 
-def _d(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100, 2)
-
-
 def _cents(amount: float, what: str, positive: bool = True) -> int:
-    c = round(amount * 100)
-    if abs(amount * 100 - c) > 1e-6:
-        raise ToolError(f"{what} has more than two decimals (got {amount}).")
-    if positive and c <= 0:
-        raise ToolError(f"{what} must be more than zero (got {amount}).")
+    c = to_cents(amount, what, positive=positive)
     if c == 0:
         raise ToolError(f"{what} must not be zero.")
     return c
 
 
 def _day(value: str, what: str) -> date:
-    v = value.strip()
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-            raise ValueError
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-06-15' (got {value!r})") from None
+    return parse_day(value, what, "2026-06-15")
 
 
 def _month(value: str) -> str:
@@ -64,17 +50,9 @@ def _month(value: str) -> str:
     return v
 
 
-def _add_months(d: date, n: int) -> date:
-    m = d.month - 1 + n
-    y, m = d.year + m // 12, m % 12 + 1
-    return date(y, m, min(d.day, calendar.monthrange(y, m)[1]))
-
-
 def _user(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM users WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No user with e-mail {email!r}.")
-    return row
+    return db.one("SELECT * FROM users WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No user with e-mail {email!r}.")
 
 
 _ACCESS_SQL = (
@@ -82,14 +60,13 @@ _ACCESS_SQL = (
     "CASE WHEN a.user_id = ? THEN 'owner' ELSE (SELECT m.role FROM household_members m WHERE "
     "m.household_id = a.household_id AND m.user_id = ?) END AS access FROM accounts a "
     "JOIN institutions i ON i.id = a.institution_id JOIN users u ON u.id = a.user_id "
-    "LEFT JOIN households h ON h.id = a.household_id WHERE a.id = ?")
+    "LEFT JOIN households h ON h.id = a.household_id WHERE a.id = ? AND access IS NOT NULL")
 
 
 def _account(db: Db, user: dict[str, Any], account_id: int, edit: bool = False) -> dict[str, Any]:
-    a = db.one(_ACCESS_SQL, (user["id"], user["id"], account_id))
-    if a is None or a["access"] is None:
-        raise ToolError(f"{user['full_name']} has no account with id {account_id}; list_accounts shows the ones they "
-                        "can see.")
+    a = db.one(_ACCESS_SQL, (user["id"], user["id"], account_id),
+               missing=f"{user['full_name']} has no account with id {account_id}; list_accounts shows the ones they "
+               "can see.")
     if edit and a["access"] == "viewer":
         raise ToolError(f"{user['full_name']} is only a viewer of the {a['household']} household and cannot change "
                         f"its joint account {a['name']}; ask a household owner or editor.")
@@ -99,17 +76,13 @@ def _account(db: Db, user: dict[str, Any], account_id: int, edit: bool = False) 
 
 
 def _category(db: Db, name: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM categories WHERE lower(name) = lower(?)", (name.strip(),))
-    if row is None:
-        raise ToolError(f"No category named {name!r}; list_categories shows them.")
-    return row
+    return db.one("SELECT * FROM categories WHERE lower(name) = lower(?)", (name.strip(),),
+                  missing=f"No category named {name!r}; list_categories shows them.")
 
 
 def _merchant(db: Db, name: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM merchants WHERE lower(name) = lower(?)", (name.strip(),))
-    if row is None:
-        raise ToolError(f"No merchant named {name!r}; search_merchants finds them.")
-    return row
+    return db.one("SELECT * FROM merchants WHERE lower(name) = lower(?)", (name.strip(),),
+                  missing=f"No merchant named {name!r}; search_merchants finds them.")
 
 
 def _move(db: Db, a: dict[str, Any], amount: int) -> int:
@@ -139,6 +112,11 @@ def _add_tx(db: Db, a: dict[str, Any], amount: int, description: str, category_i
                                       "is_split": 0, "note": note, "created_at": _now(db)})
 
 
+def _bill(db: Db, user: dict[str, Any], bill_id: int, hint: str = "") -> dict[str, Any]:
+    return db.one("SELECT * FROM bills WHERE id = ? AND user_id = ?", (bill_id, user["id"]),
+                  missing=f"{user['full_name']} has no bill with id {bill_id}{hint}.")
+
+
 def _transfers_id(db: Db) -> int:
     return db.value("SELECT id FROM categories WHERE name = 'Transfers'")
 
@@ -155,11 +133,17 @@ def _spent(db: Db, user_id: int, month: str, category_id: int) -> int:
 
 
 def _tx(db: Db, user: dict[str, Any], transaction_id: int, edit: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
-    t = db.one("SELECT * FROM transactions WHERE id = ?", (transaction_id,))
-    if t is None:
-        raise ToolError(f"No transaction with id {transaction_id}; list_transactions finds them.")
+    t = db.one("SELECT * FROM transactions WHERE id = ?", (transaction_id,),
+               missing=f"No transaction with id {transaction_id}; list_transactions finds them.")
     a = _account(db, user, t["account_id"], edit)
     return t, a
+
+
+def _net_worth(db: Db, user_id: int) -> dict[str, int]:
+    """Assets (checking and savings balances) and liabilities (card balances) of the user's own active accounts."""
+    return db.one("SELECT COALESCE(SUM(CASE WHEN account_type <> 'credit_card' THEN balance_cents END), 0) AS assets, "
+                  "COALESCE(SUM(CASE WHEN account_type = 'credit_card' THEN balance_cents END), 0) AS liabilities "
+                  "FROM accounts WHERE user_id = ? AND status = 'active'", (user_id,))
 
 
 def _tx_out(r: dict[str, Any]) -> dict[str, Any]:
@@ -220,9 +204,7 @@ def get_net_worth(db: Db, user_email: str) -> dict:
         user_email: the user's e-mail.
     """
     u = _user(db, user_email)
-    r = db.one("SELECT COALESCE(SUM(CASE WHEN account_type <> 'credit_card' THEN balance_cents END), 0) AS assets, "
-               "COALESCE(SUM(CASE WHEN account_type = 'credit_card' THEN balance_cents END), 0) AS liabilities "
-               "FROM accounts WHERE user_id = ? AND status = 'active'", (u["id"],))
+    r = _net_worth(db, u["id"])
     return {"assets": _d(r["assets"]), "liabilities": _d(r["liabilities"]), "net_worth": _d(r["assets"] - r["liabilities"])}
 
 
@@ -257,16 +239,16 @@ def list_transactions(db: Db, user_email: str, account_id: int | None = None, da
     cid = _category(db, category)["id"] if category else None
     mid = _merchant(db, merchant)["id"] if merchant else None
     t = like_contains(text.strip()) if text else None
+    where, params = filters(("t.account_id = ?", account_id), ("t.posted_on >= ?", d1), ("t.posted_on <= ?", d2),
+                            ("t.category_id = ?", cid), ("t.merchant_id = ?", mid),
+                            ("t.description LIKE ? ESCAPE '\\'", t))
     rows = db.query(
         "SELECT t.*, m.name AS merchant, c.name AS category FROM transactions t JOIN accounts a ON a.id = t.account_id "
         "LEFT JOIN merchants m ON m.id = t.merchant_id LEFT JOIN categories c ON c.id = t.category_id "
         "WHERE (a.user_id = ? OR a.household_id IN (SELECT household_id FROM household_members WHERE user_id = ?)) "
-        "AND (? IS NULL OR t.account_id = ?) AND (? IS NULL OR t.posted_on >= ?) AND (? IS NULL OR t.posted_on <= ?) "
-        "AND (? IS NULL OR t.category_id = ?) AND (? IS NULL OR t.merchant_id = ?) "
-        "AND (? IS NULL OR t.description LIKE ? ESCAPE '\\') "
-        "AND (? = 0 OR (t.category_id IS NULL AND t.is_split = 0)) ORDER BY t.posted_on DESC, t.id DESC LIMIT ? OFFSET ?",
-        (u["id"], u["id"], account_id, account_id, d1, d1, d2, d2, cid, cid, mid, mid, t, t, int(uncategorized_only),
-         limit, offset))
+        f"AND {where} AND (? = 0 OR (t.category_id IS NULL AND t.is_split = 0)) "
+        "ORDER BY t.posted_on DESC, t.id DESC LIMIT ? OFFSET ?",
+        (u["id"], u["id"], *params, int(uncategorized_only), limit, offset))
     return [_tx_out(r) for r in rows]
 
 
@@ -671,9 +653,8 @@ def contribute_to_goal(db: Db, user_email: str, goal_id: int, from_account_id: i
         amount: dollars, more than zero.
     """
     u = _user(db, user_email)
-    g = db.one("SELECT * FROM savings_goals WHERE id = ?", (goal_id,))
-    if g is None or g["user_id"] != u["id"]:
-        raise ToolError(f"{u['full_name']} has no goal with id {goal_id}; list_goals shows theirs.")
+    g = db.one("SELECT * FROM savings_goals WHERE id = ? AND user_id = ?", (goal_id, u["id"]),
+               missing=f"{u['full_name']} has no goal with id {goal_id}; list_goals shows theirs.")
     if g["status"] != "active":
         raise ToolError(f"Goal {g['name']!r} is {g['status']}.")
     a = _account(db, u, from_account_id, edit=True)
@@ -747,9 +728,7 @@ def pay_bill(db: Db, user_email: str, bill_id: int, from_account_id: int | None 
         from_account_id: pay from this account instead of the bill's usual one.
     """
     u = _user(db, user_email)
-    b = db.one("SELECT * FROM bills WHERE id = ?", (bill_id,))
-    if b is None or b["user_id"] != u["id"]:
-        raise ToolError(f"{u['full_name']} has no bill with id {bill_id}; list_bills shows theirs.")
+    b = _bill(db, u, bill_id, "; list_bills shows theirs")
     if b["status"] != "active":
         raise ToolError(f"Bill {b['name']!r} is cancelled.")
     due = date.fromisoformat(b["next_due_on"])
@@ -763,7 +742,7 @@ def pay_bill(db: Db, user_email: str, bill_id: int, from_account_id: int | None 
     db.insert("bill_payments", {"bill_id": bill_id, "account_id": a["id"], "transaction_id": tid,
                                 "due_on": b["next_due_on"], "amount_cents": b["amount_cents"],
                                 "paid_on": db.today().isoformat()})
-    nxt = _add_months(due, MONTHS_BY_FREQ[b["frequency"]]).isoformat()
+    nxt = add_months(due, MONTHS_BY_FREQ[b["frequency"]]).isoformat()
     db.execute("UPDATE bills SET next_due_on = ? WHERE id = ?", (nxt, bill_id))
     return {"bill": b["name"], "paid": _d(b["amount_cents"]), "due_on": b["next_due_on"], "from": a["name"],
             "next_due_on": nxt}
@@ -783,9 +762,7 @@ def update_bill(db: Db, user_email: str, bill_id: int, amount: float | None = No
         cancel: cancel the bill.
     """
     u = _user(db, user_email)
-    b = db.one("SELECT * FROM bills WHERE id = ?", (bill_id,))
-    if b is None or b["user_id"] != u["id"]:
-        raise ToolError(f"{u['full_name']} has no bill with id {bill_id}.")
+    b = _bill(db, u, bill_id)
     if b["status"] != "active":
         raise ToolError(f"Bill {b['name']!r} is already cancelled.")
     if amount is None and autopay is None and account_id is None and not cancel:
@@ -841,9 +818,7 @@ def take_net_worth_snapshot(db: Db, user_email: str) -> dict:
     today = db.today().isoformat()
     if db.value("SELECT 1 FROM net_worth_snapshots WHERE user_id = ? AND taken_on = ?", (u["id"], today)):
         raise ToolError(f"A snapshot for {today} already exists.")
-    r = db.one("SELECT COALESCE(SUM(CASE WHEN account_type <> 'credit_card' THEN balance_cents END), 0) AS assets, "
-               "COALESCE(SUM(CASE WHEN account_type = 'credit_card' THEN balance_cents END), 0) AS liabilities "
-               "FROM accounts WHERE user_id = ? AND status = 'active'", (u["id"],))
+    r = _net_worth(db, u["id"])
     db.insert("net_worth_snapshots", {"user_id": u["id"], "taken_on": today, "assets_cents": r["assets"],
                                       "liabilities_cents": r["liabilities"], "net_cents": r["assets"] - r["liabilities"]})
     return {"taken_on": today, "assets": _d(r["assets"]), "liabilities": _d(r["liabilities"]),
@@ -851,9 +826,8 @@ def take_net_worth_snapshot(db: Db, user_email: str) -> dict:
 
 
 def _owned_household(db: Db, u: dict[str, Any], household: str) -> dict[str, Any]:
-    h = db.one("SELECT * FROM households WHERE lower(name) = lower(?)", (household.strip(),))
-    if h is None:
-        raise ToolError(f"No household called {household!r}.")
+    h = db.one("SELECT * FROM households WHERE lower(name) = lower(?)", (household.strip(),),
+               missing=f"No household called {household!r}.")
     role = db.value("SELECT role FROM household_members WHERE household_id = ? AND user_id = ?", (h["id"], u["id"]))
     if role != "owner":
         raise ToolError(f"Only an owner of {h['name']} can manage its members; {u['full_name']} is "
@@ -896,9 +870,8 @@ def change_member_role(db: Db, user_email: str, household: str, member_email: st
     u = _user(db, user_email)
     h = _owned_household(db, u, household)
     m = _user(db, member_email)
-    cur = db.one("SELECT * FROM household_members WHERE household_id = ? AND user_id = ?", (h["id"], m["id"]))
-    if cur is None:
-        raise ToolError(f"{m['full_name']} is not in {h['name']}; add them with invite_household_member.")
+    cur = db.one("SELECT * FROM household_members WHERE household_id = ? AND user_id = ?", (h["id"], m["id"]),
+                 missing=f"{m['full_name']} is not in {h['name']}; add them with invite_household_member.")
     if cur["role"] == role:
         raise ToolError(f"{m['full_name']} is already {role}.")
     if cur["role"] == "owner" and db.value("SELECT COUNT(*) FROM household_members WHERE household_id = ? AND "
@@ -953,9 +926,8 @@ def deactivate_alert(db: Db, user_email: str, alert_id: int) -> dict:
         alert_id: the alert's id (see list_alerts).
     """
     u = _user(db, user_email)
-    a = db.one("SELECT * FROM alerts WHERE id = ?", (alert_id,))
-    if a is None or a["user_id"] != u["id"]:
-        raise ToolError(f"{u['full_name']} has no alert with id {alert_id}.")
+    a = db.one("SELECT * FROM alerts WHERE id = ? AND user_id = ?", (alert_id, u["id"]),
+               missing=f"{u['full_name']} has no alert with id {alert_id}.")
     if not a["is_active"]:
         raise ToolError(f"Alert {alert_id} is already off.")
     db.execute("UPDATE alerts SET is_active = 0 WHERE id = ?", (alert_id,))

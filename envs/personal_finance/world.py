@@ -23,7 +23,6 @@ purchases (same merchant and amount on another day).
 
 from __future__ import annotations
 
-import calendar
 import re
 import unicodedata
 from datetime import date, datetime, time, timedelta
@@ -75,16 +74,11 @@ def _local(first: str, last: str) -> str:
     return re.sub(r"[^a-z]", "", _ascii(first)) + "." + re.sub(r"[^a-z]", "", _ascii(last))
 
 
-def _add_months(d: date, n: int) -> date:
-    m = d.month - 1 + n
-    y, m = d.year + m // 12, m % 12 + 1
-    return date(y, m, min(d.day, calendar.monthrange(y, m)[1]))
-
-
 class World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
         self.rng = ctx.rng
+        self.add_months = ctx.tools.add_months  # the same month arithmetic as the tools' bills
         self.now = ctx.clock.replace(microsecond=0)
         self.today = self.now.date()
         self.start = self.today - timedelta(days=100)
@@ -251,7 +245,7 @@ class World:
                 self.tx(chk, self.start + timedelta(days=3), -150000, f"Transfer to {u['_joint']['name']}", "Transfers")
             if u["_savings"]:
                 for k in range(3):
-                    d = _add_months(self.start, k) + timedelta(days=5)
+                    d = self.add_months(self.start, k) + timedelta(days=5)
                     if d <= self.today:
                         self.transfer(chk, u["_savings"], d, self.rng.randint(8, 20) * 10000)
                         self.tx(u["_savings"], d.replace(day=28) if d.day < 28 else d, self.rng.randint(500, 4000),
@@ -275,7 +269,7 @@ class World:
                                        "autopay": int(ctx.chance(0.5) and not overdue), "status": "active",
                                        "created_at": self.ts(self.start - timedelta(days=30))})
                 while True:
-                    nxt = _add_months(due, step)
+                    nxt = self.add_months(due, step)
                     if due > self.today or (overdue and nxt > self.today):
                         break  # unpaid: in the future, or the overdue one
                     if due >= self.start:
@@ -357,7 +351,7 @@ class World:
 
     def budgets(self) -> None:
         ctx = self.ctx
-        last = _add_months(self.today.replace(day=1), -1).isoformat()[:7]
+        last = self.add_months(self.today.replace(day=1), -1).isoformat()[:7]
         this = self.today.isoformat()[:7]
         for u in self.t["users"]:
             own = {a["id"] for a in self.t["accounts"] if a["user_id"] == u["id"]}
@@ -392,7 +386,7 @@ class World:
                 continue
             own = [a for a in self.t["accounts"] if a["user_id"] == u["id"]]
             for k in range(3, 0, -1):
-                d = _add_months(self.today.replace(day=1), -k + 1)
+                d = self.add_months(self.today.replace(day=1), -k + 1)
                 if d >= self.today:
                     continue
                 assets = liab = 0

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, dollars, like_contains, parse_day, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -38,30 +38,18 @@ def _today(db: Db) -> str:
 
 
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-04-20' (got {value!r})") from None
-
-
-def _money(cents: int | None) -> float | None:
-    return None if cents is None else round(cents / 100, 2)
+    return parse_day(value, what, "2026-04-20")
 
 
 def _store(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM stores WHERE upper(code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No store with code {code!r}. Use list_stores to see the store codes (like 'S01').")
-    return row
+    return db.one("SELECT * FROM stores WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No store with code {code!r}. Use list_stores to see the store codes (like 'S01').")
 
 
 def _actor(db: Db, email: str) -> dict[str, Any]:
     row = db.one("SELECT s.*, st.code AS store_code, st.name AS store_name FROM staff s "
-                 "JOIN stores st ON st.id = s.store_id WHERE lower(s.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No staff member with e-mail {email!r}. Use list_staff to look staff up by store.")
+                 "JOIN stores st ON st.id = s.store_id WHERE lower(s.email) = lower(?)", (email.strip(),),
+                 missing=f"No staff member with e-mail {email!r}. Use list_staff to look staff up by store.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']} ({row['email']}) no longer works here and cannot act; use an active "
                         "staff member's e-mail.")
@@ -75,23 +63,28 @@ def _at_store(actor: dict[str, Any], store_id: int, db: Db, what: str) -> None:
                         f"can {what}.")
 
 
-def _roles(actor: dict[str, Any], roles: tuple[str, ...], what: str) -> None:
-    if actor["role"] not in roles:
-        raise ToolError(f"{actor['full_name']} is a {actor['role']}; only a {' or '.join(roles)} can {what}.")
+def _staff(db: Db, email: str, roles: tuple[str, ...], what: str) -> dict[str, Any]:
+    """The active staff member acting, who must hold one of ``roles`` to do ``what``."""
+    actor = _actor(db, email)
+    require_role(actor, roles, what)
+    return actor
+
+
+def _staff_at(db: Db, email: str, store_id: int, what: str) -> dict[str, Any]:
+    """The active staff member acting, who must work at the store ``store_id`` to do ``what``."""
+    actor = _actor(db, email)
+    _at_store(actor, store_id, db, what)
+    return actor
 
 
 def _patient(db: Db, patient_id: int) -> dict[str, Any]:
-    row = db.one("SELECT * FROM patients WHERE id = ?", (patient_id,))
-    if row is None:
-        raise ToolError(f"No patient with id {patient_id}. Use find_patients to look a patient up by name.")
-    return row
+    return db.one("SELECT * FROM patients WHERE id = ?", (patient_id,),
+                  missing=f"No patient with id {patient_id}. Use find_patients to look a patient up by name.")
 
 
 def _drug(db: Db, ndc: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM drugs WHERE ndc = ?", (ndc.strip(),))
-    if row is None:
-        raise ToolError(f"No drug with NDC {ndc!r}. Use search_drugs to find a drug's NDC by name.")
-    return row
+    return db.one("SELECT * FROM drugs WHERE ndc = ?", (ndc.strip(),),
+                  missing=f"No drug with NDC {ndc!r}. Use search_drugs to find a drug's NDC by name.")
 
 
 _RX_SQL = ("SELECT r.*, d.name AS drug_name, d.strength, d.form, d.drug_class, d.schedule, d.tier, d.ndc, "
@@ -101,11 +94,9 @@ _RX_SQL = ("SELECT r.*, d.name AS drug_name, d.strength, d.form, d.drug_class, d
 
 
 def _rx(db: Db, rx_number: str) -> dict[str, Any]:
-    row = db.one(_RX_SQL + "WHERE upper(r.rx_number) = upper(?)", (rx_number.strip(),))
-    if row is None:
-        raise ToolError(f"No prescription {rx_number!r}. Rx numbers look like 'RX600123'; use list_prescriptions "
-                        "with the patient's id to find one.")
-    return row
+    return db.one(_RX_SQL + "WHERE upper(r.rx_number) = upper(?)", (rx_number.strip(),),
+                  missing=f"No prescription {rx_number!r}. Rx numbers look like 'RX600123'; use list_prescriptions "
+                          "with the patient's id to find one.")
 
 
 def _usable_rx(db: Db, rx: dict[str, Any]) -> None:
@@ -194,25 +185,35 @@ def _eligibility(db: Db, rx: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fill(db: Db, fill_id: int) -> dict[str, Any]:
-    row = db.one("SELECT f.*, r.rx_number, r.patient_id, r.drug_id, s.name AS store_name FROM fills f "
-                 "JOIN prescriptions r ON r.id = f.prescription_id JOIN stores s ON s.id = f.store_id WHERE f.id = ?",
-                 (fill_id,))
-    if row is None:
-        raise ToolError(f"No fill with id {fill_id}. Use get_prescription or list_fills to find fill ids.")
-    return row
+    return db.one("SELECT f.*, r.rx_number, r.patient_id, r.drug_id, s.name AS store_name FROM fills f "
+                  "JOIN prescriptions r ON r.id = f.prescription_id JOIN stores s ON s.id = f.store_id WHERE f.id = ?",
+                  (fill_id,),
+                  missing=f"No fill with id {fill_id}. Use get_prescription or list_fills to find fill ids.")
+
+
+def _close_fill(db: Db, f: dict[str, Any], status: str) -> bool:
+    """Close a fill as ``status``; a refill it used goes back to the prescription (whether one did)."""
+    db.execute("UPDATE fills SET status = ?, closed_at = ? WHERE id = ?", (status, _now(db), f["id"]))
+    if f["fill_number"] > 0:
+        db.execute("UPDATE prescriptions SET refills_remaining = refills_remaining + 1 WHERE id = ?",
+                   (f["prescription_id"],))
+    return f["fill_number"] > 0
+
+
+def _has_open_fill(db: Db, rx_id: int) -> bool:
+    """Whether a fill of the prescription is queued or waiting for pickup."""
+    return bool(db.value("SELECT 1 FROM fills WHERE prescription_id = ? AND status IN ('queued', 'filled')", (rx_id,)))
 
 
 def _fill_out(f: dict[str, Any]) -> dict[str, Any]:
     return {k: f.get(k) for k in ("id", "rx_number", "fill_number", "quantity", "status", "lot_id", "queued_at",
-                                  "filled_at", "picked_up_at", "closed_at")} | {"copay": _money(f["copay_cents"])}
+                                  "filled_at", "picked_up_at", "closed_at")} | {"copay": dollars(f["copay_cents"])}
 
 
 def _order(db: Db, order_id: int) -> dict[str, Any]:
-    row = db.one("SELECT o.*, s.name AS supplier_name, s.min_order_units FROM stock_orders o "
-                 "JOIN suppliers s ON s.id = o.supplier_id WHERE o.id = ?", (order_id,))
-    if row is None:
-        raise ToolError(f"No stock order with id {order_id}. Use list_stock_orders to find it.")
-    return row
+    return db.one("SELECT o.*, s.name AS supplier_name, s.min_order_units FROM stock_orders o "
+                  "JOIN suppliers s ON s.id = o.supplier_id WHERE o.id = ?", (order_id,),
+                  missing=f"No stock order with id {order_id}. Use list_stock_orders to find it.")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -276,7 +277,7 @@ def get_patient(db: Db, patient_id: int) -> dict:
     out["home_store"] = db.value("SELECT code FROM stores WHERE id = ?", (p["home_store_id"],))
     if p["plan_id"]:
         plan = db.one("SELECT code, name, payer FROM insurance_plans WHERE id = ?", (p["plan_id"],))
-        plan["tiers"] = [{"tier": t["tier"], "covered": bool(t["covered"]), "copay": _money(t["copay_cents"])}
+        plan["tiers"] = [{"tier": t["tier"], "covered": bool(t["covered"]), "copay": dollars(t["copay_cents"])}
                          for t in db.query("SELECT * FROM plan_tiers WHERE plan_id = ? ORDER BY tier", (p["plan_id"],))]
         out["plan"] = plan
     else:
@@ -304,7 +305,7 @@ def search_drugs(db: Db, query: str, rx_only: bool | None = None, limit: int = 1
                     (q, q, q, None if rx_only is None else int(rx_only), None if rx_only is None else int(rx_only), limit))
     for r in rows:
         r["rx_only"] = bool(r["rx_only"])
-        r["unit_price"] = _money(r.pop("unit_price_cents"))
+        r["unit_price"] = dollars(r.pop("unit_price_cents"))
     return rows
 
 
@@ -320,7 +321,7 @@ def get_drug(db: Db, ndc: str) -> dict:
     out = {k: d[k] for k in ("ndc", "name", "generic_name", "strength", "form", "drug_class", "schedule", "tier",
                              "max_units_per_sale")}
     out["rx_only"] = bool(d["rx_only"])
-    out["unit_price"] = _money(d["unit_price_cents"])
+    out["unit_price"] = dollars(d["unit_price_cents"])
     out["supplier"] = db.one("SELECT id, name, lead_time_days, min_order_units FROM suppliers WHERE id = ?",
                              (d["supplier_id"],))
     out["interactions"] = db.query(
@@ -420,7 +421,7 @@ def check_fill_eligibility(db: Db, rx_number: str) -> dict:
             "problems": problems + e["problems"], "warnings": e["warnings"],
             "next_fill_number": e["fill_number"], "uses_a_refill": e["uses_refill"],
             "refills_remaining": rx["refills_remaining"], "earliest_refill_date": e["earliest_refill_date"],
-            "copay": _money(copay), "copay_basis": basis}
+            "copay": dollars(copay), "copay_basis": basis}
 
 
 @tool
@@ -436,8 +437,8 @@ def quote_copay(db: Db, rx_number: str) -> dict:
     patient = _patient(db, rx["patient_id"])
     copay, basis = _copay(db, patient, rx, rx["quantity"])
     return {"rx_number": rx["rx_number"], "drug": f"{rx['drug_name']} {rx['strength']}", "tier": rx["tier"],
-            "quantity": rx["quantity"], "cash_price": _money(rx["unit_price_cents"] * rx["quantity"]),
-            "copay": _money(copay), "basis": basis}
+            "quantity": rx["quantity"], "cash_price": dollars(rx["unit_price_cents"] * rx["quantity"]),
+            "copay": dollars(copay), "basis": basis}
 
 
 @tool
@@ -482,7 +483,7 @@ def list_insurance_plans(db: Db) -> list[dict]:
     """List the insurance plans the chain accepts, with each tier's copay (null when the tier is not covered)."""
     plans = db.query("SELECT id, code, name, payer FROM insurance_plans ORDER BY code")
     for p in plans:
-        p["tiers"] = {str(t["tier"]): _money(t["copay_cents"]) for t in
+        p["tiers"] = {str(t["tier"]): dollars(t["copay_cents"]) for t in
                       db.query("SELECT tier, copay_cents FROM plan_tiers WHERE plan_id = ? ORDER BY tier", (p.pop("id"),))}
     return plans
 
@@ -544,7 +545,7 @@ def list_otc_sales(db: Db, store_code: str, date_from: str | None = None, date_t
                     "AND (? IS NULL OR substr(o.sold_at, 1, 10) <= ?) ORDER BY o.sold_at DESC, o.id DESC LIMIT ?",
                     (s["id"], lo, lo, hi, hi, limit))
     for r in rows:
-        r["total"] = _money(r.pop("total_cents"))
+        r["total"] = dollars(r.pop("total_cents"))
     return rows
 
 
@@ -565,8 +566,7 @@ def queue_fill(db: Db, rx_number: str, actor_email: str) -> dict:
         actor_email: e-mail of the pharmacist or technician queueing it; they must work at the prescription's store.
     """
     rx = _rx(db, rx_number)
-    actor = _actor(db, actor_email)
-    _roles(actor, ("pharmacist", "technician"), "queue prescriptions")
+    actor = _staff(db, actor_email, ("pharmacist", "technician"), "queue prescriptions")
     _at_store(actor, rx["store_id"], db, "queue this prescription (transfer it first if the patient moved)")
     _usable_rx(db, rx)
     e = _eligibility(db, rx)
@@ -580,7 +580,7 @@ def queue_fill(db: Db, rx_number: str, actor_email: str) -> dict:
     if e["uses_refill"]:
         db.execute("UPDATE prescriptions SET refills_remaining = refills_remaining - 1 WHERE id = ?", (rx["id"],))
     return {"fill_id": fid, "rx_number": rx["rx_number"], "fill_number": e["fill_number"], "status": "queued",
-            "copay": _money(copay), "copay_basis": basis, "warnings": e["warnings"],
+            "copay": dollars(copay), "copay_basis": basis, "warnings": e["warnings"],
             "refills_remaining": rx["refills_remaining"] - (1 if e["uses_refill"] else 0)}
 
 
@@ -595,8 +595,7 @@ def fill_prescription(db: Db, fill_id: int, pharmacist_email: str) -> dict:
         pharmacist_email: e-mail of the pharmacist verifying it; they must work at the fill's store.
     """
     f = _fill(db, fill_id)
-    actor = _actor(db, pharmacist_email)
-    _roles(actor, ("pharmacist",), "verify and fill prescriptions")
+    actor = _staff(db, pharmacist_email, ("pharmacist",), "verify and fill prescriptions")
     _at_store(actor, f["store_id"], db, "fill it")
     if f["status"] != "queued":
         raise ToolError(f"Fill {fill_id} is {f['status']}; only a queued fill can be filled.")
@@ -615,7 +614,7 @@ def fill_prescription(db: Db, fill_id: int, pharmacist_email: str) -> dict:
     db.execute("UPDATE fills SET status = 'filled', lot_id = ?, pharmacist_id = ?, filled_at = ? WHERE id = ?",
                (lot["id"], actor["id"], _now(db), fill_id))
     return {"fill_id": fill_id, "status": "filled", "lot_number": lot["lot_number"], "lot_expiry": lot["expiry_date"],
-            "quantity": f["quantity"], "copay": _money(f["copay_cents"])}
+            "quantity": f["quantity"], "copay": dollars(f["copay_cents"])}
 
 
 @tool(write=True)
@@ -627,12 +626,11 @@ def mark_picked_up(db: Db, fill_id: int, actor_email: str) -> dict:
         actor_email: e-mail of the staff member at the counter; they must work at the fill's store.
     """
     f = _fill(db, fill_id)
-    actor = _actor(db, actor_email)
-    _at_store(actor, f["store_id"], db, "hand it out")
+    _staff_at(db, actor_email, f["store_id"], "hand it out")
     if f["status"] != "filled":
         raise ToolError(f"Fill {fill_id} is {f['status']}; only a filled prescription can be picked up.")
     db.execute("UPDATE fills SET status = 'picked_up', picked_up_at = ? WHERE id = ?", (_now(db), fill_id))
-    return {"fill_id": fill_id, "status": "picked_up", "copay_due": _money(f["copay_cents"])}
+    return {"fill_id": fill_id, "status": "picked_up", "copay_due": dollars(f["copay_cents"])}
 
 
 @tool(write=True)
@@ -646,8 +644,7 @@ def return_fill_to_stock(db: Db, fill_id: int, actor_email: str) -> dict:
         actor_email: e-mail of the staff member; they must work at the fill's store.
     """
     f = _fill(db, fill_id)
-    actor = _actor(db, actor_email)
-    _at_store(actor, f["store_id"], db, "return it to stock")
+    _staff_at(db, actor_email, f["store_id"], "return it to stock")
     if f["status"] != "filled":
         raise ToolError(f"Fill {fill_id} is {f['status']}; only a filled, uncollected prescription can go back to stock.")
     filled = date.fromisoformat(f["filled_at"][:10])
@@ -658,12 +655,9 @@ def return_fill_to_stock(db: Db, fill_id: int, actor_email: str) -> dict:
     if lot["disposed_at"] is not None:
         raise ToolError(f"Lot {lot['lot_number']} has been disposed of; these units cannot go back to stock.")
     db.execute("UPDATE inventory_lots SET quantity = quantity + ? WHERE id = ?", (f["quantity"], lot["id"]))
-    db.execute("UPDATE fills SET status = 'returned_to_stock', closed_at = ? WHERE id = ?", (_now(db), fill_id))
-    if f["fill_number"] > 0:
-        db.execute("UPDATE prescriptions SET refills_remaining = refills_remaining + 1 WHERE id = ?",
-                   (f["prescription_id"],))
+    restored = _close_fill(db, f, "returned_to_stock")
     return {"fill_id": fill_id, "status": "returned_to_stock", "lot_number": lot["lot_number"],
-            "units_restocked": f["quantity"], "refill_restored": f["fill_number"] > 0}
+            "units_restocked": f["quantity"], "refill_restored": restored}
 
 
 @tool(write=True)
@@ -675,17 +669,13 @@ def cancel_fill(db: Db, fill_id: int, actor_email: str) -> dict:
         actor_email: e-mail of the pharmacist or technician; they must work at the fill's store.
     """
     f = _fill(db, fill_id)
-    actor = _actor(db, actor_email)
-    _roles(actor, ("pharmacist", "technician"), "cancel fills")
+    actor = _staff(db, actor_email, ("pharmacist", "technician"), "cancel fills")
     _at_store(actor, f["store_id"], db, "cancel it")
     if f["status"] != "queued":
         hint = " Use return_fill_to_stock for an uncollected filled prescription." if f["status"] == "filled" else ""
         raise ToolError(f"Fill {fill_id} is {f['status']}; only a queued fill can be cancelled.{hint}")
-    db.execute("UPDATE fills SET status = 'cancelled', closed_at = ? WHERE id = ?", (_now(db), fill_id))
-    if f["fill_number"] > 0:
-        db.execute("UPDATE prescriptions SET refills_remaining = refills_remaining + 1 WHERE id = ?",
-                   (f["prescription_id"],))
-    return {"fill_id": fill_id, "status": "cancelled", "refill_restored": f["fill_number"] > 0}
+    restored = _close_fill(db, f, "cancelled")
+    return {"fill_id": fill_id, "status": "cancelled", "refill_restored": restored}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -707,8 +697,7 @@ def transfer_prescription(db: Db, rx_number: str, to_store_code: str, pharmacist
     """
     rx = _rx(db, rx_number)
     to = _store(db, to_store_code)
-    actor = _actor(db, pharmacist_email)
-    _roles(actor, ("pharmacist",), "take prescription transfers")
+    actor = _staff(db, pharmacist_email, ("pharmacist",), "take prescription transfers")
     _at_store(actor, to["id"], db, "receive a transfer into that store")
     _usable_rx(db, rx)
     if to["id"] == rx["store_id"]:
@@ -719,7 +708,7 @@ def transfer_prescription(db: Db, rx_number: str, to_store_code: str, pharmacist
     if rx["schedule"] and rx["transferred_from_id"] is not None:
         raise ToolError(f"{rx['rx_number']} is a controlled-substance prescription that was already transferred "
                         "once; it cannot be transferred again.")
-    if db.value("SELECT 1 FROM fills WHERE prescription_id = ? AND status IN ('queued', 'filled')", (rx["id"],)):
+    if _has_open_fill(db, rx["id"]):
         raise ToolError(f"{rx['rx_number']} has a fill queued or waiting for pickup; pick it up, return it to stock "
                         "or cancel it before transferring.")
     if _counted_fills(db, rx["id"]) and rx["refills_remaining"] <= 0:
@@ -754,14 +743,13 @@ def discontinue_prescription(db: Db, rx_number: str, reason: str, pharmacist_ema
         pharmacist_email: e-mail of a pharmacist of the prescription's store.
     """
     rx = _rx(db, rx_number)
-    actor = _actor(db, pharmacist_email)
-    _roles(actor, ("pharmacist",), "discontinue prescriptions")
+    actor = _staff(db, pharmacist_email, ("pharmacist",), "discontinue prescriptions")
     _at_store(actor, rx["store_id"], db, "discontinue it")
     if rx["status"] != "active":
         raise ToolError(f"{rx['rx_number']} is {rx['status']}, not active.")
     if not reason.strip():
         raise ToolError("Give the reason for discontinuing the prescription.")
-    if db.value("SELECT 1 FROM fills WHERE prescription_id = ? AND status IN ('queued', 'filled')", (rx["id"],)):
+    if _has_open_fill(db, rx["id"]):
         raise ToolError(f"{rx['rx_number']} has a fill queued or waiting for pickup; cancel it or return it to stock first.")
     db.execute("UPDATE prescriptions SET status = 'discontinued', status_reason = ? WHERE id = ?", (reason.strip(), rx["id"]))
     n = db.execute("UPDATE refill_reminders SET status = 'cancelled' WHERE prescription_id = ? AND status = 'scheduled'",
@@ -782,8 +770,7 @@ def schedule_refill_reminder(db: Db, rx_number: str, remind_on: str, channel: Ch
         actor_email: e-mail of a staff member of the prescription's store.
     """
     rx = _rx(db, rx_number)
-    actor = _actor(db, actor_email)
-    _at_store(actor, rx["store_id"], db, "schedule its reminders")
+    actor = _staff_at(db, actor_email, rx["store_id"], "schedule its reminders")
     _usable_rx(db, rx)
     day = _date(remind_on, "remind_on")
     if day <= db.today():
@@ -816,11 +803,9 @@ def cancel_refill_reminder(db: Db, reminder_id: int, actor_email: str) -> dict:
         actor_email: e-mail of a staff member of the prescription's store.
     """
     r = db.one("SELECT m.*, p.store_id, p.rx_number FROM refill_reminders m JOIN prescriptions p ON p.id = m.prescription_id "
-               "WHERE m.id = ?", (reminder_id,))
-    if r is None:
-        raise ToolError(f"No reminder with id {reminder_id}. get_prescription lists a prescription's reminders.")
-    actor = _actor(db, actor_email)
-    _at_store(actor, r["store_id"], db, "cancel its reminders")
+               "WHERE m.id = ?", (reminder_id,),
+               missing=f"No reminder with id {reminder_id}. get_prescription lists a prescription's reminders.")
+    _staff_at(db, actor_email, r["store_id"], "cancel its reminders")
     if r["status"] != "scheduled":
         raise ToolError(f"Reminder {reminder_id} is {r['status']}; only a scheduled reminder can be cancelled.")
     db.execute("UPDATE refill_reminders SET status = 'cancelled' WHERE id = ?", (reminder_id,))
@@ -842,8 +827,7 @@ def add_pharmacist_note(db: Db, patient_id: int, body: str, pharmacist_email: st
         rx_number: the prescription the note is about, if any; it must be the patient's.
     """
     p = _patient(db, patient_id)
-    actor = _actor(db, pharmacist_email)
-    _roles(actor, ("pharmacist",), "write pharmacist notes")
+    actor = _staff(db, pharmacist_email, ("pharmacist",), "write pharmacist notes")
     if not 1 <= len(body.strip()) <= 2000:
         raise ToolError("The note must be 1 to 2000 characters long.")
     rx_id = None
@@ -871,8 +855,7 @@ def record_allergy(db: Db, patient_id: int, drug_class: str, severity: Severity,
         pharmacist_email: e-mail of the pharmacist recording it.
     """
     p = _patient(db, patient_id)
-    actor = _actor(db, pharmacist_email)
-    _roles(actor, ("pharmacist",), "record allergies")
+    actor = _staff(db, pharmacist_email, ("pharmacist",), "record allergies")
     cls = drug_class.strip().lower()
     if not db.value("SELECT 1 FROM drugs WHERE drug_class = ?", (cls,)):
         known = ", ".join(r["drug_class"] for r in db.query("SELECT DISTINCT drug_class FROM drugs ORDER BY drug_class"))
@@ -907,9 +890,8 @@ def update_patient_insurance(db: Db, patient_id: int, plan_code: str | None, mem
             raise ToolError("Give no member_id when removing the insurance.")
         plan_id, member = None, None
     else:
-        plan = db.one("SELECT * FROM insurance_plans WHERE upper(code) = upper(?)", (plan_code.strip(),))
-        if plan is None:
-            raise ToolError(f"No plan with code {plan_code!r}; use list_insurance_plans.")
+        plan = db.one("SELECT * FROM insurance_plans WHERE upper(code) = upper(?)", (plan_code.strip(),),
+                      missing=f"No plan with code {plan_code!r}; use list_insurance_plans.")
         member = (member_id or "").strip().upper()
         if not re.fullmatch(re.escape(plan["code"]) + r"\d{8}", member):
             raise ToolError(f"member_id must be {plan['code']} followed by 8 digits, e.g. {plan['code']}12345678.")
@@ -924,7 +906,7 @@ def update_patient_insurance(db: Db, patient_id: int, plan_code: str | None, mem
         drug = db.one("SELECT * FROM drugs WHERE id = ?", (f["drug_id"],))
         copay, _ = _copay(db, p, drug, f["quantity"])
         db.execute("UPDATE fills SET copay_cents = ? WHERE id = ?", (copay, f["id"]))
-        changed.append({"fill_id": f["id"], "copay": _money(copay)})
+        changed.append({"fill_id": f["id"], "copay": dollars(copay)})
     return {"patient": p["full_name"], "plan_code": plan_code.upper() if plan_code else None, "member_id": member,
             "requoted_fills": changed}
 
@@ -947,8 +929,7 @@ def sell_otc(db: Db, store_code: str, ndc: str, quantity: int, actor_email: str)
     """
     s = _store(db, store_code)
     d = _drug(db, ndc)
-    actor = _actor(db, actor_email)
-    _at_store(actor, s["id"], db, "sell there")
+    actor = _staff_at(db, actor_email, s["id"], "sell there")
     if d["rx_only"]:
         raise ToolError(f"{d['name']} {d['strength']} is prescription-only; it can only be dispensed on a prescription.")
     if quantity < 1:
@@ -972,7 +953,7 @@ def sell_otc(db: Db, store_code: str, ndc: str, quantity: int, actor_email: str)
         used.append({"lot_number": lot["lot_number"], "quantity": take})
         left -= take
     return {"sale_id": sale, "product": d["name"], "quantity": quantity,
-            "total": _money(quantity * d["unit_price_cents"]), "lots": used}
+            "total": dollars(quantity * d["unit_price_cents"]), "lots": used}
 
 
 @tool(write=True)
@@ -986,13 +967,11 @@ def dispose_expired_lot(db: Db, lot_id: int, actor_email: str) -> dict:
         actor_email: e-mail of the pharmacist or manager.
     """
     lot = db.one("SELECT l.*, d.name, d.schedule FROM inventory_lots l JOIN drugs d ON d.id = l.drug_id WHERE l.id = ?",
-                 (lot_id,))
-    if lot is None:
-        raise ToolError(f"No lot with id {lot_id}. check_stock lists a drug's lots at a store.")
-    actor = _actor(db, actor_email)
-    _at_store(actor, lot["store_id"], db, "dispose of its stock")
-    _roles(actor, ("pharmacist",) if lot["schedule"] else ("pharmacist", "manager"),
-           "dispose of " + ("controlled substances" if lot["schedule"] else "stock"))
+                 (lot_id,),
+                 missing=f"No lot with id {lot_id}. check_stock lists a drug's lots at a store.")
+    actor = _staff_at(db, actor_email, lot["store_id"], "dispose of its stock")
+    require_role(actor, ("pharmacist",) if lot["schedule"] else ("pharmacist", "manager"),
+                 "dispose of " + ("controlled substances" if lot["schedule"] else "stock"))
     if lot["disposed_at"] is not None:
         raise ToolError(f"Lot {lot['lot_number']} was already disposed of on {lot['disposed_at'][:10]}.")
     if lot["expiry_date"] > _today(db):
@@ -1018,8 +997,7 @@ def create_stock_order(db: Db, store_code: str, supplier_name: str, actor_email:
     if sup is None:
         names = ", ".join(r["name"] for r in db.query("SELECT name FROM suppliers ORDER BY name"))
         raise ToolError(f"No supplier named {supplier_name!r}. Suppliers: {names}.")
-    actor = _actor(db, actor_email)
-    _at_store(actor, s["id"], db, "order stock for it")
+    actor = _staff_at(db, actor_email, s["id"], "order stock for it")
     draft = db.value("SELECT id FROM stock_orders WHERE store_id = ? AND supplier_id = ? AND status = 'draft'",
                      (s["id"], sup["id"]))
     if draft:
@@ -1043,8 +1021,7 @@ def add_order_line(db: Db, order_id: int, ndc: str, quantity: int, actor_email: 
     """
     o = _order(db, order_id)
     d = _drug(db, ndc)
-    actor = _actor(db, actor_email)
-    _at_store(actor, o["store_id"], db, "change its orders")
+    _staff_at(db, actor_email, o["store_id"], "change its orders")
     if o["status"] != "draft":
         raise ToolError(f"Order {order_id} is {o['status']}; only draft orders can be changed.")
     if d["supplier_id"] != o["supplier_id"]:
@@ -1068,9 +1045,8 @@ def submit_stock_order(db: Db, order_id: int, actor_email: str) -> dict:
         actor_email: e-mail of a pharmacist or the manager of the order's store.
     """
     o = _order(db, order_id)
-    actor = _actor(db, actor_email)
-    _at_store(actor, o["store_id"], db, "submit its orders")
-    _roles(actor, ("pharmacist", "manager"), "submit stock orders")
+    actor = _staff_at(db, actor_email, o["store_id"], "submit its orders")
+    require_role(actor, ("pharmacist", "manager"), "submit stock orders")
     if o["status"] != "draft":
         raise ToolError(f"Order {order_id} is {o['status']}; only a draft can be submitted.")
     lines = db.query("SELECT l.quantity, d.schedule FROM stock_order_lines l JOIN drugs d ON d.id = l.drug_id "
@@ -1095,8 +1071,7 @@ def cancel_stock_order(db: Db, order_id: int, actor_email: str) -> dict:
         actor_email: e-mail of the store manager or the draft's creator.
     """
     o = _order(db, order_id)
-    actor = _actor(db, actor_email)
-    _at_store(actor, o["store_id"], db, "cancel its orders")
+    actor = _staff_at(db, actor_email, o["store_id"], "cancel its orders")
     if o["status"] not in ("draft", "submitted"):
         raise ToolError(f"Order {order_id} is {o['status']}; it can no longer be cancelled.")
     if actor["role"] != "manager" and not (o["status"] == "draft" and o["created_by"] == actor["id"]):

@@ -35,6 +35,7 @@ import math
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -138,10 +139,6 @@ DIRECTIONS = {
 }
 
 
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
 def _at(d: date, hour: int, minute: int = 0) -> str:
     return datetime.combine(d, time(hour, minute)).isoformat()
 
@@ -169,7 +166,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for i, (a, b, sev, desc) in enumerate(INTERACTIONS, start=1):
         T["drug_interactions"].append({"id": i, "class_a": a, "class_b": b, "severity": sev, "description": desc})
     major = {(a, b) for a, b, s, _ in INTERACTIONS if s == "major"} | {(b, a) for a, b, s, _ in INTERACTIONS if s == "major"}
-    pid = tid = 0
+    tid = 0
     plan_tiers: dict[int, dict[int, int | None]] = {}
     for i, (code, name, payer, tiers) in enumerate(PLANS, start=1):
         T["insurance_plans"].append({"id": i, "code": code, "name": name, "payer": payer})
@@ -390,7 +387,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         # replay fills
         day = written + timedelta(days=rng.randint(0, 2))
         number = 0
-        last_open = history  # "normal", "lapsed", "waiting", "stale", "queued"
         while True:
             if number > refills or day >= today or day.isoformat() > row["expires_on"]:
                 break
@@ -523,8 +519,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if any((c, "ssris") in major for c in active_classes[p["id"]]):
             continue
         presc = ctx.pick([x for x in prescribers if x["specialty"] == "Psychiatry"] or prescribers)
-        old = add_rx(p, ssri, p["home_store_id"], today - timedelta(days=rng.randint(100, 200)), history="normal",
-                     refills=5, prescriber=presc)
+        add_rx(p, ssri, p["home_store_id"], today - timedelta(days=rng.randint(100, 200)), history="normal",
+               refills=5, prescriber=presc)
         active_classes[p["id"]].append("ssris")
         add_rx(p, maoi, p["home_store_id"], today - timedelta(days=rng.randint(0, 2)), history="none",
                refills=2, prescriber=presc)

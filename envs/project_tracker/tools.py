@@ -12,7 +12,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, filters, like_contains, parse_day, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -35,12 +35,7 @@ IssueType = Literal["bug", "feature", "task", "chore"]
 
 
 def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-03-02' (got {value!r})") from None
+    return parse_day(value, what, "2026-03-02")
 
 
 def _offset(offset: int) -> None:
@@ -48,12 +43,15 @@ def _offset(offset: int) -> None:
         raise ToolError(f"offset must be 0 or more (got {offset})")
 
 
+def _like(text: str | None) -> str | None:
+    """A LIKE pattern for an optional search text (None when the agent gave no words)."""
+    return like_contains(text.strip()) if text and text.strip() else None
+
+
 def _user(db: Db, email: str, what: str = "user") -> dict[str, Any]:
-    row = db.one("SELECT u.*, o.name AS org_name FROM users u JOIN organizations o ON o.id = u.org_id "
-                 "WHERE lower(u.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. Use find_users to look people up by name.")
-    return row
+    return db.one("SELECT u.*, o.name AS org_name FROM users u JOIN organizations o ON o.id = u.org_id "
+                  "WHERE lower(u.email) = lower(?)", (email.strip(),),
+                  missing=f"No {what} with e-mail {email!r}. Use find_users to look people up by name.")
 
 
 def _active_user(db: Db, email: str, what: str = "user") -> dict[str, Any]:
@@ -64,20 +62,16 @@ def _active_user(db: Db, email: str, what: str = "user") -> dict[str, Any]:
 
 
 def _team(db: Db, team_key: str) -> dict[str, Any]:
-    row = db.one("SELECT t.*, o.name AS org_name FROM teams t JOIN organizations o ON o.id = t.org_id "
-                 "WHERE upper(t.key) = upper(?)", (team_key.strip(),))
-    if row is None:
-        raise ToolError(f"No team with key {team_key!r}. Use list_teams to see the team keys.")
-    return row
+    return db.one("SELECT t.*, o.name AS org_name FROM teams t JOIN organizations o ON o.id = t.org_id "
+                  "WHERE upper(t.key) = upper(?)", (team_key.strip(),),
+                  missing=f"No team with key {team_key!r}. Use list_teams to see the team keys.")
 
 
 def _project(db: Db, project_key: str) -> dict[str, Any]:
-    row = db.one("SELECT p.*, t.key AS team_key, t.name AS team_name, t.org_id AS org_id "
-                 "FROM projects p JOIN teams t ON t.id = p.team_id WHERE upper(p.key) = upper(?)",
-                 (project_key.strip(),))
-    if row is None:
-        raise ToolError(f"No project with key {project_key!r}. Use list_projects to see the project keys.")
-    return row
+    return db.one("SELECT p.*, t.key AS team_key, t.name AS team_name, t.org_id AS org_id "
+                  "FROM projects p JOIN teams t ON t.id = p.team_id WHERE upper(p.key) = upper(?)",
+                  (project_key.strip(),),
+                  missing=f"No project with key {project_key!r}. Use list_projects to see the project keys.")
 
 
 _ISSUE_SQL = (
@@ -88,19 +82,15 @@ _ISSUE_SQL = (
 
 
 def _issue(db: Db, issue_key: str) -> dict[str, Any]:
-    row = db.one(_ISSUE_SQL, (issue_key.strip(),))
-    if row is None:
-        raise ToolError(f"No issue with key {issue_key!r}. Keys look like 'CHK-12'; use search_issues to find one "
-                        "by its title.")
-    return row
+    return db.one(_ISSUE_SQL, (issue_key.strip(),),
+                  missing=f"No issue with key {issue_key!r}. Keys look like 'CHK-12'; use search_issues to find one "
+                  "by its title.")
 
 
 def _sprint(db: Db, sprint_id: int) -> dict[str, Any]:
-    row = db.one("SELECT s.*, t.key AS team_key, t.name AS team_name, t.org_id AS org_id "
-                 "FROM sprints s JOIN teams t ON t.id = s.team_id WHERE s.id = ?", (sprint_id,))
-    if row is None:
-        raise ToolError(f"No sprint with id {sprint_id}. Use list_sprints with the team key to find sprint ids.")
-    return row
+    return db.one("SELECT s.*, t.key AS team_key, t.name AS team_name, t.org_id AS org_id "
+                  "FROM sprints s JOIN teams t ON t.id = s.team_id WHERE s.id = ?", (sprint_id,),
+                  missing=f"No sprint with id {sprint_id}. Use list_sprints with the team key to find sprint ids.")
 
 
 def _is_member(db: Db, team_id: int, user_id: int) -> bool:
@@ -129,6 +119,21 @@ def _editor(db: Db, actor_email: str, team_id: int, org_id: int) -> dict[str, An
         raise ToolError(f"{actor['full_name']} is not on the {_team_name(db, team_id)} team; only its members "
                         "or an organisation admin can change its work.")
     return actor
+
+
+def _org_member(db: Db, email: str, issue: dict[str, Any], what: str = "acting user") -> dict[str, Any]:
+    """The active person acting on ``issue``, who must belong to the organisation that owns it."""
+    u = _active_user(db, email, what)
+    if u["org_id"] != issue["org_id"]:
+        raise ToolError(f"{u['full_name']} is not in the organisation that owns {issue['key']}.")
+    return u
+
+
+def _editable_issue(db: Db, issue_key: str, actor_email: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An issue of a project that is not archived, and the acting person, who must be allowed to edit it."""
+    i = _issue(db, issue_key)
+    _writable(i)
+    return i, _editor(db, actor_email, i["team_id"], i["org_id"])
 
 
 def _lead_or_admin(db: Db, actor_email: str, team_id: int, org_id: int, what: str) -> dict[str, Any]:
@@ -212,6 +217,46 @@ def _points(value: int | None) -> None:
         raise ToolError(f"story_points must be one of {', '.join(map(str, POINT_SCALE))} (got {value}).")
 
 
+def _due_date(db: Db, value: str) -> str:
+    """A due date the agent gives: YYYY-MM-DD, today or later (ISO text)."""
+    d = _date(value, "due_date")
+    if d < db.today():
+        raise ToolError(f"due_date {d.isoformat()} is in the past; today is {db.today().isoformat()}.")
+    return d.isoformat()
+
+
+def _label(db: Db, project_id: int, project_key: str, name: str) -> dict[str, Any]:
+    """One of a project's labels by name (any case), or a refusal listing the labels it has."""
+    lab = db.one("SELECT id, name FROM labels WHERE project_id = ? AND lower(name) = lower(?)",
+                 (project_id, name.strip()))
+    if lab is None:
+        names = [r["name"] for r in db.query("SELECT name FROM labels WHERE project_id = ? ORDER BY name",
+                                             (project_id,))]
+        raise ToolError(f"{project_key} has no label {name!r}. Its labels are: {', '.join(names)} "
+                        "(create_label adds a new one).")
+    return lab
+
+
+_TIME_FROM = "FROM time_logs tl JOIN issues i ON i.id = tl.issue_id JOIN users u ON u.id = tl.user_id "
+
+
+def _time_totals(db: Db, select: str, where: str, params: Any) -> dict[str, Any]:
+    """Totals over the time entries ``where`` picks (``select`` may add columns first): minutes, billable
+    minutes, billable cost in cents, and hours."""
+    tot = db.one(select + "COALESCE(SUM(tl.minutes), 0) AS minutes, "
+                 "COALESCE(SUM(CASE WHEN tl.billable = 1 THEN tl.minutes ELSE 0 END), 0) AS billable_minutes, "
+                 "COALESCE(SUM(CASE WHEN tl.billable = 1 THEN tl.minutes * tl.rate_cents / 60 ELSE 0 END), 0) "
+                 "AS billable_cost_cents " + where, params)
+    tot["hours"] = round(tot["minutes"] / 60, 2)
+    return tot
+
+
+def _billable_cost(db: Db, project_id: int) -> int:
+    """The cost in cents of all billable time logged on a project's issues."""
+    return db.value("SELECT COALESCE(SUM(tl.minutes * tl.rate_cents / 60), 0) FROM time_logs tl "
+                    "JOIN issues i ON i.id = tl.issue_id WHERE i.project_id = ? AND tl.billable = 1", (project_id,))
+
+
 def _issue_row(r: dict[str, Any]) -> dict[str, Any]:
     return {"key": r["key"], "title": r["title"], "type": r["issue_type"], "status": r["status"],
             "priority": r["priority"], "assignee": r.get("assignee_name"), "story_points": r["story_points"],
@@ -273,7 +318,7 @@ def find_users(db: Db, query: str | None = None, team_key: str | None = None, in
     """
     _limit(limit)
     team_id = _team(db, team_key)["id"] if team_key else None
-    like = like_contains(query.strip()) if query and query.strip() else None
+    like = _like(query)
     rows = db.query(
         "SELECT u.full_name AS name, u.email, u.job_title, u.org_role, o.name AS organization, u.is_active AS active "
         "FROM users u JOIN organizations o ON o.id = u.org_id "
@@ -379,8 +424,7 @@ def get_project(db: Db, project_key: str) -> dict:
     p = _project(db, project_key)
     counts = {r["status"]: r["n"] for r in db.query(
         "SELECT status, COUNT(*) AS n FROM issues WHERE project_id = ? GROUP BY status", (p["id"],))}
-    spent = db.value("SELECT COALESCE(SUM(tl.minutes * tl.rate_cents / 60), 0) FROM time_logs tl "
-                     "JOIN issues i ON i.id = tl.issue_id WHERE i.project_id = ? AND tl.billable = 1", (p["id"],))
+    spent = _billable_cost(db, p["id"])
     milestones = db.query("SELECT id, name, due_date, status FROM milestones WHERE project_id = ? ORDER BY due_date",
                           (p["id"],))
     lead = db.one("SELECT full_name, email FROM users WHERE id = ?", (p["lead_id"],))
@@ -420,9 +464,8 @@ def get_milestone(db: Db, milestone_id: int) -> dict:
         milestone_id: the milestone id (list_milestones or get_project show them).
     """
     m = db.one("SELECT m.*, p.key AS project_key FROM milestones m JOIN projects p ON p.id = m.project_id "
-               "WHERE m.id = ?", (milestone_id,))
-    if m is None:
-        raise ToolError(f"No milestone with id {milestone_id}. Use list_milestones with the project key.")
+               "WHERE m.id = ?", (milestone_id,),
+               missing=f"No milestone with id {milestone_id}. Use list_milestones with the project key.")
     total = db.value("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE milestone_id = ? "
                      "AND status <> 'cancelled'", (milestone_id,))
     done = db.value("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE milestone_id = ? AND status = 'done'",
@@ -535,7 +578,7 @@ def search_issues(db: Db, project_key: str | None = None, team_key: str | None =
         _sprint(db, sprint_id)
     if due_before is not None:
         due_before = _date(due_before, "due_before").isoformat()
-    like = like_contains(text.strip()) if text and text.strip() else None
+    like = _like(text)
     exact = text.strip() if like else None
     lab = label.strip().lower() if label and label.strip() else None
     st = status if status in STATUSES else None
@@ -756,22 +799,15 @@ def list_time_logs(db: Db, issue_key: str | None = None, user_email: str | None 
     d1 = _date(date_from, "date_from").isoformat() if date_from else None
     d2 = _date(date_to, "date_to").isoformat() if date_to else None
     b = None if billable is None else (1 if billable else 0)
-    where = ("FROM time_logs tl JOIN issues i ON i.id = tl.issue_id JOIN users u ON u.id = tl.user_id "
-             "WHERE (? IS NULL OR tl.issue_id = ?) AND (? IS NULL OR tl.user_id = ?) "
-             "AND (? IS NULL OR i.project_id = ?) "
-             "AND (? IS NULL OR tl.work_date >= ?) AND (? IS NULL OR tl.work_date <= ?) "
-             "AND (? IS NULL OR tl.billable = ?) ")
-    params = (iid, iid, uid, uid, pid, pid, d1, d1, d2, d2, b, b)
+    cond, params = filters(("tl.issue_id = ?", iid), ("tl.user_id = ?", uid), ("i.project_id = ?", pid),
+                           ("tl.work_date >= ?", d1), ("tl.work_date <= ?", d2), ("tl.billable = ?", b))
+    where = _TIME_FROM + f"WHERE {cond} "
     rows = db.query("SELECT tl.id, i.key AS issue, u.full_name AS user, tl.work_date, tl.minutes, tl.billable, "
                     "tl.note " + where + "ORDER BY tl.work_date DESC, tl.id DESC LIMIT ? OFFSET ?",
-                    params + (limit, offset))
+                    (*params, limit, offset))
     for r in rows:
         r["billable"] = bool(r["billable"])
-    tot = db.one("SELECT COUNT(*) AS entries, COALESCE(SUM(tl.minutes), 0) AS minutes, "
-                 "COALESCE(SUM(CASE WHEN tl.billable = 1 THEN tl.minutes ELSE 0 END), 0) AS billable_minutes, "
-                 "COALESCE(SUM(CASE WHEN tl.billable = 1 THEN tl.minutes * tl.rate_cents / 60 ELSE 0 END), 0) "
-                 "AS billable_cost_cents " + where, params)
-    tot["hours"] = round(tot["minutes"] / 60, 2)
+    tot = _time_totals(db, "SELECT COUNT(*) AS entries, ", where, params)
     return {"totals": tot, "returned": len(rows), "entries": rows}
 
 
@@ -794,8 +830,8 @@ def get_time_report(db: Db, project_key: str, date_from: str | None = None, date
         raise ToolError("date_from is after date_to; swap them.")
     agg = ("SUM(tl.minutes) AS minutes, SUM(CASE WHEN tl.billable = 1 THEN tl.minutes ELSE 0 END) AS billable_minutes, "
            "SUM(CASE WHEN tl.billable = 1 THEN tl.minutes * tl.rate_cents / 60 ELSE 0 END) AS billable_cost_cents ")
-    where = ("FROM time_logs tl JOIN issues i ON i.id = tl.issue_id JOIN users u ON u.id = tl.user_id "
-             "WHERE i.project_id = ? AND (? IS NULL OR tl.work_date >= ?) AND (? IS NULL OR tl.work_date <= ?) ")
+    where = _TIME_FROM + ("WHERE i.project_id = ? AND (? IS NULL OR tl.work_date >= ?) "
+                          "AND (? IS NULL OR tl.work_date <= ?) ")
     params = (p["id"], d1, d1, d2, d2)
     if group_by == "user":
         rows = db.query("SELECT u.full_name AS name, u.email, " + agg + where +
@@ -805,13 +841,8 @@ def get_time_report(db: Db, project_key: str, date_from: str | None = None, date
                         "GROUP BY i.id ORDER BY minutes DESC, i.number LIMIT 50", params)
     for r in rows:
         r["hours"] = round(r["minutes"] / 60, 2)
-    tot = db.one("SELECT COALESCE(SUM(tl.minutes), 0) AS minutes, "
-                 "COALESCE(SUM(CASE WHEN tl.billable = 1 THEN tl.minutes ELSE 0 END), 0) AS billable_minutes, "
-                 "COALESCE(SUM(CASE WHEN tl.billable = 1 THEN tl.minutes * tl.rate_cents / 60 ELSE 0 END), 0) "
-                 "AS billable_cost_cents " + where, params)
-    tot["hours"] = round(tot["minutes"] / 60, 2)
-    all_time = db.value("SELECT COALESCE(SUM(tl.minutes * tl.rate_cents / 60), 0) FROM time_logs tl "
-                        "JOIN issues i ON i.id = tl.issue_id WHERE i.project_id = ? AND tl.billable = 1", (p["id"],))
+    tot = _time_totals(db, "SELECT ", where, params)
+    all_time = _billable_cost(db, p["id"])
     return {"project": p["key"], "date_from": d1, "date_to": d2, "group_by": group_by, "rows": rows, "totals": tot,
             "budget_cents": p["budget_cents"], "budget_used_all_time_cents": all_time,
             "budget_remaining_cents": p["budget_cents"] - all_time}
@@ -846,21 +877,14 @@ def create_issue(db: Db, project_key: str, title: str, issue_type: IssueType, pr
     p = _project(db, project_key)
     _writable(p)
     actor = _editor(db, actor_email, p["team_id"], p["org_id"])
-    title = title.strip()
-    if not 5 <= len(title) <= 200:
-        raise ToolError("title must be 5 to 200 characters long.")
+    title = clean_text(title, "title", 5, 200)
     dup = db.value("SELECT key FROM issues WHERE project_id = ? AND lower(title) = lower(?) "
                    "AND status NOT IN ('done', 'cancelled')", (p["id"], title))
     if dup:
         raise ToolError(f"{dup} already has this title and is still unresolved; update or comment on it instead "
                         "of filing a duplicate.")
     _points(story_points)
-    due = None
-    if due_date is not None:
-        d = _date(due_date, "due_date")
-        if d < db.today():
-            raise ToolError(f"due_date {d.isoformat()} is in the past; today is {db.today().isoformat()}.")
-        due = d.isoformat()
+    due = _due_date(db, due_date) if due_date is not None else None
     if milestone_id is not None:
         m = db.one("SELECT id, project_id, name, status FROM milestones WHERE id = ?", (milestone_id,))
         if m is None or m["project_id"] != p["id"]:
@@ -869,12 +893,7 @@ def create_issue(db: Db, project_key: str, title: str, issue_type: IssueType, pr
             raise ToolError(f"Milestone '{m['name']}' is closed; pick an open milestone.")
     label_ids = []
     for name in labels or []:
-        lid = db.value("SELECT id FROM labels WHERE project_id = ? AND lower(name) = lower(?)", (p["id"], name.strip()))
-        if lid is None:
-            names = [r["name"] for r in db.query("SELECT name FROM labels WHERE project_id = ? ORDER BY name",
-                                                 (p["id"],))]
-            raise ToolError(f"{p['key']} has no label {name!r}. Its labels are: {', '.join(names)} "
-                            "(create_label adds a new one).")
+        lid = _label(db, p["id"], p["key"], name)["id"]
         if lid not in label_ids:
             label_ids.append(lid)
     assignee = None
@@ -919,17 +938,13 @@ def update_issue(db: Db, issue_key: str, actor_email: str, title: str | None = N
         due_date: new due date YYYY-MM-DD, today or later.
         clear_due_date: true to remove the due date.
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     _unresolved(i)
     if due_date is not None and clear_due_date:
         raise ToolError("Pass either due_date or clear_due_date, not both.")
     changes: list[tuple[str, Any, Any]] = []
     if title is not None:
-        t = title.strip()
-        if not 5 <= len(t) <= 200:
-            raise ToolError("title must be 5 to 200 characters long.")
+        t = clean_text(title, "title", 5, 200)
         if t != i["title"]:
             changes.append(("title", i["title"], t))
     if description is not None and description.strip() != i["description"]:
@@ -950,11 +965,9 @@ def update_issue(db: Db, issue_key: str, actor_email: str, title: str | None = N
                                     "first.")
         changes.append(("story_points", i["story_points"], story_points))
     if due_date is not None:
-        d = _date(due_date, "due_date")
-        if d < db.today():
-            raise ToolError(f"due_date {d.isoformat()} is in the past; today is {db.today().isoformat()}.")
-        if d.isoformat() != i["due_date"]:
-            changes.append(("due_date", i["due_date"], d.isoformat()))
+        due = _due_date(db, due_date)
+        if due != i["due_date"]:
+            changes.append(("due_date", i["due_date"], due))
     if clear_due_date and i["due_date"] is not None:
         changes.append(("due_date", i["due_date"], None))
     if not changes:
@@ -991,9 +1004,7 @@ def transition_issue(db: Db, issue_key: str, to_status: IssueStatus, actor_email
         actor_email: e-mail of the person making the change (a member of the project's team).
         comment: optional comment to add with the change, e.g. the reason for cancelling.
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     if to_status == i["status"]:
         raise ToolError(f"{i['key']} is already {to_status}.")
     tr = db.one("SELECT * FROM workflow_transitions WHERE from_status = ? AND to_status = ?", (i["status"], to_status))
@@ -1041,9 +1052,7 @@ def assign_issue(db: Db, issue_key: str, assignee_email: str, actor_email: str) 
         assignee_email: e-mail of the person who should do the work.
         actor_email: e-mail of the person making the change (a member of the project's team).
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     _unresolved(i)
     assignee = _user(db, assignee_email, "assignee")
     if i["assignee_id"] == assignee["id"]:
@@ -1067,9 +1076,7 @@ def unassign_issue(db: Db, issue_key: str, actor_email: str) -> dict:
         issue_key: the issue key.
         actor_email: e-mail of the person making the change (a member of the project's team).
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     _unresolved(i)
     if i["assignee_id"] is None:
         raise ToolError(f"{i['key']} has no assignee.")
@@ -1093,12 +1100,8 @@ def add_comment(db: Db, issue_key: str, author_email: str, body: str) -> dict:
     """
     i = _issue(db, issue_key)
     _writable(i)
-    author = _active_user(db, author_email, "author")
-    if author["org_id"] != i["org_id"]:
-        raise ToolError(f"{author['full_name']} is not in the organisation that owns {i['key']}.")
-    text = body.strip()
-    if not 1 <= len(text) <= 4000:
-        raise ToolError("body must be 1 to 4000 characters.")
+    author = _org_member(db, author_email, i, "author")
+    text = clean_text(body, "body", 1, 4000)
     cid = db.insert("comments", {"issue_id": i["id"], "author_id": author["id"], "body": text, "created_at": _now(db)})
     _log(db, author["id"], "commented", issue_id=i["id"])
     return {"comment_id": cid, "issue": i["key"], "author": author["full_name"]}
@@ -1185,16 +1188,8 @@ def add_label(db: Db, issue_key: str, label_name: str, actor_email: str) -> dict
         label_name: a label defined in the issue's project (list_labels shows them).
         actor_email: e-mail of the person making the change (a member of the project's team).
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
-    lab = db.one("SELECT id, name FROM labels WHERE project_id = ? AND lower(name) = lower(?)",
-                 (i["project_id"], label_name.strip()))
-    if lab is None:
-        names = [r["name"] for r in db.query("SELECT name FROM labels WHERE project_id = ? ORDER BY name",
-                                             (i["project_id"],))]
-        raise ToolError(f"{i['project_key']} has no label {label_name!r}. Its labels are: {', '.join(names)} "
-                        "(create_label adds a new one).")
+    i, actor = _editable_issue(db, issue_key, actor_email)
+    lab = _label(db, i["project_id"], i["project_key"], label_name)
     if db.value("SELECT 1 FROM issue_labels WHERE issue_id = ? AND label_id = ?", (i["id"], lab["id"])) is not None:
         raise ToolError(f"{i['key']} already has the label {lab['name']!r}.")
     db.insert("issue_labels", {"issue_id": i["id"], "label_id": lab["id"]})
@@ -1211,13 +1206,10 @@ def remove_label(db: Db, issue_key: str, label_name: str, actor_email: str) -> d
         label_name: the label to remove.
         actor_email: e-mail of the person making the change (a member of the project's team).
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     lab = db.one("SELECT l.id, l.name FROM issue_labels il JOIN labels l ON l.id = il.label_id "
-                 "WHERE il.issue_id = ? AND lower(l.name) = lower(?)", (i["id"], label_name.strip()))
-    if lab is None:
-        raise ToolError(f"{i['key']} does not carry the label {label_name!r}; get_issue lists its labels.")
+                 "WHERE il.issue_id = ? AND lower(l.name) = lower(?)", (i["id"], label_name.strip()),
+                 missing=f"{i['key']} does not carry the label {label_name!r}; get_issue lists its labels.")
     db.execute("DELETE FROM issue_labels WHERE issue_id = ? AND label_id = ?", (i["id"], lab["id"]))
     _log(db, actor["id"], "label_removed", issue_id=i["id"], field="labels", old=lab["name"])
     return {"key": i["key"], "label_removed": lab["name"]}
@@ -1279,9 +1271,7 @@ def remove_watcher(db: Db, issue_key: str, user_email: str, actor_email: str) ->
         actor_email: e-mail of the person making the change (anyone active in the organisation).
     """
     i = _issue(db, issue_key)
-    actor = _active_user(db, actor_email, "acting user")
-    if actor["org_id"] != i["org_id"]:
-        raise ToolError(f"{actor['full_name']} is not in the organisation that owns {i['key']}.")
+    actor = _org_member(db, actor_email, i)
     user = _user(db, user_email)
     n = db.execute("DELETE FROM watchers WHERE issue_id = ? AND user_id = ?", (i["id"], user["id"]))
     if n == 0:
@@ -1299,9 +1289,7 @@ def set_milestone(db: Db, issue_key: str, actor_email: str, milestone_id: int | 
         actor_email: e-mail of the person making the change (a member of the project's team).
         milestone_id: an open milestone of the same project; omit (null) to clear the milestone.
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     _unresolved(i)
     new_name = None
     if milestone_id is not None:
@@ -1339,9 +1327,7 @@ def log_time(db: Db, issue_key: str, user_email: str, minutes: int, work_date: s
         note: what was done.
         billable: whether the time is billable (default true).
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    user = _editor(db, user_email, i["team_id"], i["org_id"])
+    i, user = _editable_issue(db, issue_key, user_email)
     if i["status"] == "cancelled":
         raise ToolError(f"{i['key']} is cancelled; time cannot be logged on it.")
     if minutes % 15 != 0 or not 15 <= minutes <= 720:
@@ -1379,14 +1365,11 @@ def delete_time_log(db: Db, time_log_id: int, actor_email: str) -> dict:
         actor_email: e-mail of the person deleting it.
     """
     tl = db.one("SELECT tl.*, i.key AS issue_key, i.id AS iid FROM time_logs tl JOIN issues i ON i.id = tl.issue_id "
-                "WHERE tl.id = ?", (time_log_id,))
-    if tl is None:
-        raise ToolError(f"No time entry with id {time_log_id}; list_time_logs shows the ids.")
+                "WHERE tl.id = ?", (time_log_id,),
+                missing=f"No time entry with id {time_log_id}; list_time_logs shows the ids.")
     i = _issue(db, tl["issue_key"])
     _writable(i)
-    actor = _active_user(db, actor_email, "acting user")
-    if actor["org_id"] != i["org_id"]:
-        raise ToolError(f"{actor['full_name']} is not in the organisation that owns {i['key']}.")
+    actor = _org_member(db, actor_email, i)
     if actor["id"] != tl["user_id"] and actor["org_role"] != "admin" and not _is_lead(db, i["team_id"], actor["id"]):
         raise ToolError("Only the person who logged the time, the team lead or an organisation admin can delete it.")
     if _date(tl["work_date"], "work_date") < db.today() - timedelta(days=MAX_LOG_AGE_DAYS):
@@ -1412,9 +1395,7 @@ def move_to_sprint(db: Db, issue_key: str, actor_email: str, sprint_id: int | No
         actor_email: e-mail of the person making the change (a member of the project's team).
         sprint_id: the target sprint id (list_sprints shows them); omit (null) to move the issue to the backlog.
     """
-    i = _issue(db, issue_key)
-    _writable(i)
-    actor = _editor(db, actor_email, i["team_id"], i["org_id"])
+    i, actor = _editable_issue(db, issue_key, actor_email)
     _unresolved(i)
     old = _sprint(db, i["sprint_id"]) if i["sprint_id"] else None
     if sprint_id is None:
@@ -1465,9 +1446,7 @@ def create_sprint(db: Db, team_key: str, name: str, start_date: str, end_date: s
     """
     t = _team(db, team_key)
     actor = _lead_or_admin(db, actor_email, t["id"], t["org_id"], "plan sprints")
-    n = name.strip()
-    if not 3 <= len(n) <= 80:
-        raise ToolError("name must be 3 to 80 characters.")
+    n = clean_text(name, "name", 3, 80)
     if db.value("SELECT 1 FROM sprints WHERE team_id = ? AND lower(name) = lower(?)", (t["id"], n)) is not None:
         raise ToolError(f"The {t['name']} team already has a sprint named {n!r}.")
     d1, d2 = _date(start_date, "start_date"), _date(end_date, "end_date")

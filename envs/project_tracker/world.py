@@ -36,6 +36,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -429,10 +430,6 @@ def _ascii(s: str) -> str:
 
 def _local(first: str, last: str) -> str:
     return re.sub(r"[^a-z]", "", _ascii(first)) + "." + re.sub(r"[^a-z]", "", _ascii(last))
-
-
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
 
 
 class _World:

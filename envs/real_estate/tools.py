@@ -13,8 +13,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, parse_day, parse_moment, tool
 from awm.tooling import check_limit as _limit
+from awm.tooling import iso_seconds as _ts
 from awm.tooling import now_iso as _now
 
 OPEN_LISTING = ("draft", "active", "under_offer")
@@ -32,37 +33,29 @@ PropertyType = Literal["house", "flat", "townhouse", "bungalow", "studio"]
 # ----------------------------------------------------------------------------------------------
 
 
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
 def _moment(value: str, what: str) -> datetime:
-    v = value.strip().replace(" ", "T")
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", v):
-        raise ToolError(f"{what} must be a date and time written YYYY-MM-DDTHH:MM, e.g. '2026-04-20T14:30' "
-                        f"(got {value!r})")
-    try:
-        return datetime.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} is not a real date and time (got {value!r})") from None
+    return parse_moment(value, what, "2026-04-20T14:30")
 
 
 def _day(value: str, what: str) -> str:
-    v = value.strip()
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-            raise ValueError
-        datetime.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD, e.g. '2026-04-20' (got {value!r})") from None
-    return v
+    """A day as rows store it (``YYYY-MM-DD``), checked."""
+    return parse_day(value, what, "2026-04-20").isoformat()
+
+
+def _future_start(db: Db, starts_at: str, every: int, rule: str) -> datetime:
+    """The ``starts_at`` of a new booking: on a multiple of ``every`` minutes (``rule`` says so) and in the future."""
+    start = _moment(starts_at, "starts_at")
+    if start.minute % every or start.second:
+        raise ToolError(rule)
+    if start <= db.now():
+        raise ToolError(f"starts_at must be in the future (it is now {_now(db)}).")
+    return start
 
 
 def _agent(db: Db, email: str, what: str = "agent") -> dict[str, Any]:
     row = db.one("SELECT a.*, g.code AS agency_code, g.name AS agency_name FROM agents a "
-                 "JOIN agencies g ON g.id = a.agency_id WHERE lower(a.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No {what} with e-mail {email!r}. Use find_agents to look agents up by name.")
+                 "JOIN agencies g ON g.id = a.agency_id WHERE lower(a.email) = lower(?)", (email.strip(),),
+                 missing=f"No {what} with e-mail {email!r}. Use find_agents to look agents up by name.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']} ({row['email']}) no longer works at {row['agency_name']} and cannot "
                         "act on the portal; ask an active agent of the agency.")
@@ -70,10 +63,8 @@ def _agent(db: Db, email: str, what: str = "agent") -> dict[str, Any]:
 
 
 def _client(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM clients WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No buyer or renter with e-mail {email!r}. Use find_clients to look people up by name.")
-    return row
+    return db.one("SELECT * FROM clients WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No buyer or renter with e-mail {email!r}. Use find_clients to look people up by name.")
 
 
 _LISTING_SQL = (
@@ -84,11 +75,9 @@ _LISTING_SQL = (
 
 
 def _listing(db: Db, reference: str) -> dict[str, Any]:
-    row = db.one(_LISTING_SQL, (reference.strip(),))
-    if row is None:
-        raise ToolError(f"No listing with reference {reference!r}. References look like 'RE-10042'; use "
-                        "search_listings to find one by address or city.")
-    return row
+    return db.one(_LISTING_SQL, (reference.strip(),),
+                  missing=f"No listing with reference {reference!r}. References look like 'RE-10042'; use "
+                          "search_listings to find one by address or city.")
 
 
 def _own_listing(db: Db, actor_email: str, reference: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -103,11 +92,9 @@ def _own_listing(db: Db, actor_email: str, reference: str) -> tuple[dict[str, An
 
 
 def _agency(db: Db, agency: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM agencies WHERE upper(code) = upper(?) OR lower(name) = lower(?)",
-                 (agency.strip(), agency.strip()))
-    if row is None:
-        raise ToolError(f"No agency with code or name {agency!r}. Use list_agencies to see them.")
-    return row
+    return db.one("SELECT * FROM agencies WHERE upper(code) = upper(?) OR lower(name) = lower(?)",
+                  (agency.strip(), agency.strip()),
+                  missing=f"No agency with code or name {agency!r}. Use list_agencies to see them.")
 
 
 def _agent_conflict(db: Db, agent_id: int, start: datetime, end: datetime,
@@ -134,11 +121,40 @@ def _agent_conflict(db: Db, agent_id: int, start: datetime, end: datetime,
     return None
 
 
+_LISTING_LINE_SQL = (
+    "SELECT l.reference, l.status, l.listing_type, l.price, l.headline, p.address, p.city, p.property_type, "
+    "p.bedrooms, g.code AS agency_code, a.email AS agent_email FROM listings l "
+    "JOIN properties p ON p.id = l.property_id JOIN agencies g ON g.id = l.agency_id "
+    "JOIN agents a ON a.id = l.agent_id ")  # the columns of _listing_out
+
+
+def _reference(listing_id: int) -> str:
+    """A listing's reference: "RE-" and 10000 plus its id."""
+    return f"RE-{10000 + listing_id}"
+
+
 def _listing_out(r: dict[str, Any]) -> dict[str, Any]:
     return {"reference": r["reference"], "status": r["status"], "listing_type": r["listing_type"],
             "price": r["price"], "headline": r["headline"], "address": r["address"], "city": r["city"],
             "property_type": r["property_type"], "bedrooms": r["bedrooms"], "agency": r["agency_code"],
             "agent_email": r["agent_email"]}
+
+
+def _own_offer(db: Db, client_email: str, offer_id: int, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The acting buyer and one of their own offers (``hint`` ends the refusal when it is not theirs)."""
+    c = _client(db, client_email)
+    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,))
+    if o is None or o["client_id"] != c["id"]:
+        raise ToolError(f"{c['full_name']} has no offer with id {offer_id}; {hint}.")
+    return c, o
+
+
+def _commission_cents(agency: dict[str, Any], listing_type: str, basis: int) -> int:
+    """What the agency earns on a closed deal, in cents: its sale commission (basis points, rounded) on the
+    agreed price, or its letting fee (a percentage of one month's rent)."""
+    if listing_type == "sale":
+        return (basis * agency["sale_commission_bp"] + 50) // 100
+    return basis * agency["letting_fee_pct"]
 
 
 def _reject_live_offers(db: Db, listing_id: int, agent_id: int, now: str, keep: int | None = None) -> int:
@@ -195,9 +211,8 @@ def get_agent_schedule(db: Db, agent_email: str, date: str) -> dict:
         date: the day, YYYY-MM-DD.
     """
     day = _day(date, "date")
-    a = db.one("SELECT id, full_name, email FROM agents WHERE lower(email) = lower(?)", (agent_email.strip(),))
-    if a is None:
-        raise ToolError(f"No agent with e-mail {agent_email!r}. Use find_agents to look agents up by name.")
+    a = db.one("SELECT id, full_name, email FROM agents WHERE lower(email) = lower(?)", (agent_email.strip(),),
+               missing=f"No agent with e-mail {agent_email!r}. Use find_agents to look agents up by name.")
     wd = datetime.fromisoformat(day).weekday()
     hours = db.one("SELECT start_time, end_time FROM agent_availability WHERE agent_id = ? AND weekday = ?",
                    (a["id"], wd))
@@ -237,19 +252,14 @@ def search_listings(db: Db, city: str | None = None, listing_type: ListingType |
         raise ToolError("offset must be 0 or more")
     agency_id = _agency(db, agency)["id"] if agency else None
     t = like_contains(text.strip()) if text else None
+    where, params = filters(("lower(p.city) = lower(?)", city), ("l.listing_type = ?", listing_type),
+                            ("p.property_type = ?", property_type), ("p.bedrooms >= ?", min_bedrooms),
+                            ("l.price <= ?", max_price), ("l.agency_id = ?", agency_id))
     rows = db.query(
-        "SELECT l.reference, l.status, l.listing_type, l.price, l.headline, p.address, p.city, p.property_type, "
-        "p.bedrooms, g.code AS agency_code, a.email AS agent_email FROM listings l "
-        "JOIN properties p ON p.id = l.property_id JOIN agencies g ON g.id = l.agency_id "
-        "JOIN agents a ON a.id = l.agent_id "
-        "WHERE (? = 'any' OR l.status = ?) AND (? IS NULL OR lower(p.city) = lower(?)) "
-        "AND (? IS NULL OR l.listing_type = ?) AND (? IS NULL OR p.property_type = ?) "
-        "AND (? IS NULL OR p.bedrooms >= ?) AND (? IS NULL OR l.price <= ?) "
+        _LISTING_LINE_SQL + "WHERE (? = 'any' OR l.status = ?) "
         "AND (? IS NULL OR p.address LIKE ? ESCAPE '\\' OR l.headline LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR l.agency_id = ?) "
-        "ORDER BY l.id LIMIT ? OFFSET ?",
-        (status, status, city, city, listing_type, listing_type, property_type, property_type, min_bedrooms,
-         min_bedrooms, max_price, max_price, t, t, t, agency_id, agency_id, limit, offset))
+        f"AND {where} ORDER BY l.id LIMIT ? OFFSET ?",
+        (status, status, t, t, t, *params, limit, offset))
     return [_listing_out(r) for r in rows]
 
 
@@ -293,15 +303,15 @@ def find_properties(db: Db, agency: str | None = None, text: str | None = None, 
     _limit(limit)
     agency_id = _agency(db, agency)["id"] if agency else None
     t = like_contains(text.strip()) if text else None
+    where, params = filters(("p.agency_id = ?", agency_id), ("p.address LIKE ? ESCAPE '\\'", t),
+                            ("lower(p.city) = lower(?)", city))
     return db.query(
         "SELECT p.id AS property_id, p.address, p.city, p.property_type, p.bedrooms, g.code AS agency, "
         "(SELECT COUNT(*) FROM property_photos ph WHERE ph.property_id = p.id) AS photos, "
         "(SELECT l.reference FROM listings l WHERE l.property_id = p.id ORDER BY l.id DESC LIMIT 1) AS latest_listing, "
         "(SELECT l.status FROM listings l WHERE l.property_id = p.id ORDER BY l.id DESC LIMIT 1) AS latest_status "
-        "FROM properties p JOIN agencies g ON g.id = p.agency_id WHERE (? IS NULL OR p.agency_id = ?) "
-        "AND (? IS NULL OR p.address LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(p.city) = lower(?)) "
-        "ORDER BY p.id LIMIT ?",
-        (agency_id, agency_id, t, t, city, city, limit))
+        f"FROM properties p JOIN agencies g ON g.id = p.agency_id WHERE {where} ORDER BY p.id LIMIT ?",
+        (*params, limit))
 
 
 @tool
@@ -352,18 +362,14 @@ def run_saved_search(db: Db, client_email: str, search_id: int, limit: int = 10)
     """
     _limit(limit)
     c = _client(db, client_email)
-    s = db.one("SELECT * FROM saved_searches WHERE id = ? AND client_id = ?", (search_id, c["id"]))
-    if s is None:
-        raise ToolError(f"{c['full_name']} has no saved search with id {search_id}; get_client lists theirs.")
+    s = db.one("SELECT * FROM saved_searches WHERE id = ? AND client_id = ?", (search_id, c["id"]),
+               missing=f"{c['full_name']} has no saved search with id {search_id}; get_client lists theirs.")
+    where, params = filters(("lower(p.city) = lower(?)", s["city"]), ("p.property_type = ?", s["property_type"]),
+                            ("l.price <= ?", s["max_price"]))
     rows = db.query(
-        "SELECT l.reference, l.status, l.listing_type, l.price, l.headline, p.address, p.city, p.property_type, "
-        "p.bedrooms, g.code AS agency_code, a.email AS agent_email FROM listings l "
-        "JOIN properties p ON p.id = l.property_id JOIN agencies g ON g.id = l.agency_id "
-        "JOIN agents a ON a.id = l.agent_id WHERE l.status = 'active' AND l.listing_type = ? "
-        "AND (? IS NULL OR lower(p.city) = lower(?)) AND (? IS NULL OR p.property_type = ?) AND p.bedrooms >= ? "
-        "AND (? IS NULL OR l.price <= ?) ORDER BY l.price, l.id LIMIT ?",
-        (s["listing_type"], s["city"], s["city"], s["property_type"], s["property_type"], s["min_bedrooms"],
-         s["max_price"], s["max_price"], limit))
+        _LISTING_LINE_SQL + "WHERE l.status = 'active' AND l.listing_type = ? AND p.bedrooms >= ? "
+        f"AND {where} ORDER BY l.price, l.id LIMIT ?",
+        (s["listing_type"], s["min_bedrooms"], *params, limit))
     return [_listing_out(r) for r in rows]
 
 
@@ -395,15 +401,14 @@ def list_viewings(db: Db, listing_reference: str | None = None, client_email: st
             raise ToolError(f"No agent with e-mail {agent_email!r}.")
     d1 = _day(date_from, "date_from") if date_from else None
     d2 = _day(date_to, "date_to") if date_to else None
+    where, params = filters(("v.listing_id = ?", lid), ("v.client_id = ?", cid), ("v.agent_id = ?", aid),
+                            ("v.status = ?", status), ("substr(v.starts_at, 1, 10) >= ?", d1),
+                            ("substr(v.starts_at, 1, 10) <= ?", d2))
     return db.query(
         "SELECT v.id, l.reference, p.address, c.full_name AS client, c.email AS client_email, a.email AS agent_email, "
         "v.starts_at, v.ends_at, v.status, v.feedback FROM viewings v JOIN listings l ON l.id = v.listing_id "
         "JOIN properties p ON p.id = l.property_id JOIN clients c ON c.id = v.client_id "
-        "JOIN agents a ON a.id = v.agent_id WHERE (? IS NULL OR v.listing_id = ?) AND (? IS NULL OR v.client_id = ?) "
-        "AND (? IS NULL OR v.agent_id = ?) AND (? IS NULL OR v.status = ?) "
-        "AND (? IS NULL OR substr(v.starts_at, 1, 10) >= ?) AND (? IS NULL OR substr(v.starts_at, 1, 10) <= ?) "
-        "ORDER BY v.starts_at, v.id LIMIT ?",
-        (lid, lid, cid, cid, aid, aid, status, status, d1, d1, d2, d2, limit))
+        f"JOIN agents a ON a.id = v.agent_id WHERE {where} ORDER BY v.starts_at, v.id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -442,12 +447,12 @@ def list_enquiries(db: Db, listing_reference: str | None = None, client_email: s
         raise ToolError("Give a listing_reference or a client_email.")
     lid = _listing(db, listing_reference)["id"] if listing_reference else None
     cid = _client(db, client_email)["id"] if client_email else None
+    where, params = filters(("e.listing_id = ?", lid), ("e.client_id = ?", cid), ("e.status = ?", status))
     return db.query(
         "SELECT e.id, l.reference, c.full_name AS client, c.email AS client_email, e.subject, e.status, e.created_at, "
         "(SELECT COUNT(*) FROM messages m WHERE m.enquiry_id = e.id) AS messages FROM enquiries e "
         "JOIN listings l ON l.id = e.listing_id JOIN clients c ON c.id = e.client_id "
-        "WHERE (? IS NULL OR e.listing_id = ?) AND (? IS NULL OR e.client_id = ?) AND (? IS NULL OR e.status = ?) "
-        "ORDER BY e.created_at DESC, e.id DESC LIMIT ?", (lid, lid, cid, cid, status, status, limit))
+        f"WHERE {where} ORDER BY e.created_at DESC, e.id DESC LIMIT ?", (*params, limit))
 
 
 @tool
@@ -459,9 +464,8 @@ def get_enquiry(db: Db, enquiry_id: int) -> dict:
     """
     e = db.one("SELECT e.*, l.reference, c.full_name AS client, c.email AS client_email FROM enquiries e "
                "JOIN listings l ON l.id = e.listing_id JOIN clients c ON c.id = e.client_id WHERE e.id = ?",
-               (enquiry_id,))
-    if e is None:
-        raise ToolError(f"No enquiry with id {enquiry_id}. Use list_enquiries to find one.")
+               (enquiry_id,),
+               missing=f"No enquiry with id {enquiry_id}. Use list_enquiries to find one.")
     msgs = db.query("SELECT m.sender_type, a.email AS agent_email, m.body, m.sent_at FROM messages m "
                     "LEFT JOIN agents a ON a.id = m.agent_id WHERE m.enquiry_id = ? ORDER BY m.sent_at, m.id LIMIT 30",
                     (enquiry_id,))
@@ -489,15 +493,15 @@ def list_open_houses(db: Db, listing_reference: str | None = None, city: str | N
     lid = _listing(db, listing_reference)["id"] if listing_reference else None
     d1 = _day(date_from, "date_from") if date_from else None
     d2 = _day(date_to, "date_to") if date_to else None
+    where, params = filters(("o.listing_id = ?", lid), ("lower(p.city) = lower(?)", city),
+                            ("substr(o.starts_at, 1, 10) >= ?", d1), ("substr(o.starts_at, 1, 10) <= ?", d2))
     rows = db.query(
         "SELECT o.id, l.reference, p.address, p.city, a.email AS host_email, o.starts_at, o.ends_at, o.capacity, "
         "o.status, (SELECT COALESCE(SUM(r.party_size), 0) FROM open_house_rsvps r WHERE r.open_house_id = o.id "
         "AND r.status = 'going') AS places_taken FROM open_houses o JOIN listings l ON l.id = o.listing_id "
         "JOIN properties p ON p.id = l.property_id JOIN agents a ON a.id = o.agent_id "
-        "WHERE (? IS NULL OR o.listing_id = ?) AND (? IS NULL OR lower(p.city) = lower(?)) "
-        "AND (? = 'any' OR o.status = ?) AND (? IS NULL OR substr(o.starts_at, 1, 10) >= ?) "
-        "AND (? IS NULL OR substr(o.starts_at, 1, 10) <= ?) ORDER BY o.starts_at, o.id LIMIT ?",
-        (lid, lid, city, city, status, status, d1, d1, d2, d2, limit))
+        f"WHERE (? = 'any' OR o.status = ?) AND {where} ORDER BY o.starts_at, o.id LIMIT ?",
+        (status, status, *params, limit))
     for r in rows:
         r["places_left"] = r["capacity"] - r["places_taken"]
     return rows
@@ -546,9 +550,8 @@ def create_listing(db: Db, actor_email: str, property_id: int, listing_type: Lis
         min_offer: for sales only, the lowest offer the seller will consider, in dollars (at most the price).
     """
     actor = _agent(db, actor_email, "acting agent")
-    p = db.one("SELECT * FROM properties WHERE id = ?", (property_id,))
-    if p is None:
-        raise ToolError(f"No property with id {property_id}. Use find_properties to look it up.")
+    p = db.one("SELECT * FROM properties WHERE id = ?", (property_id,),
+               missing=f"No property with id {property_id}. Use find_properties to look it up.")
     if p["agency_id"] != actor["agency_id"]:
         raise ToolError(f"Property {property_id} ({p['address']}) is not on {actor['agency_name']}'s books; an agent "
                         "can only list their own agency's properties.")
@@ -564,7 +567,7 @@ def create_listing(db: Db, actor_email: str, property_id: int, listing_type: Lis
         raise ToolError(f"{p['address']} already has an open listing, {current['reference']} ({current['status']}); "
                         "update or withdraw it instead of creating another.")
     new_id = (db.value("SELECT MAX(id) FROM listings") or 0) + 1
-    ref = f"RE-{10000 + new_id}"
+    ref = _reference(new_id)
     now = _now(db)
     db.insert("listings", {"id": new_id, "reference": ref, "property_id": property_id, "agency_id": actor["agency_id"],
                            "agent_id": actor["id"], "listing_type": listing_type, "status": "draft", "price": price,
@@ -693,9 +696,8 @@ def add_property_photo(db: Db, actor_email: str, property_id: int, filename: str
         height_px: height in pixels.
     """
     actor = _agent(db, actor_email, "acting agent")
-    p = db.one("SELECT * FROM properties WHERE id = ?", (property_id,))
-    if p is None:
-        raise ToolError(f"No property with id {property_id}. Use find_properties to look it up.")
+    p = db.one("SELECT * FROM properties WHERE id = ?", (property_id,),
+               missing=f"No property with id {property_id}. Use find_properties to look it up.")
     if p["agency_id"] != actor["agency_id"]:
         raise ToolError(f"Property {property_id} is not on {actor['agency_name']}'s books.")
     name = filename.strip()
@@ -737,11 +739,9 @@ def complete_listing(db: Db, actor_email: str, reference: str, tenant_email: str
         if l["status"] != "under_offer":
             raise ToolError(f"Listing {l['reference']} is {l['status']}; a sale can only complete once an offer has "
                             "been accepted (status under_offer).")
-        offer = db.one("SELECT * FROM offers WHERE listing_id = ? AND status = 'accepted'", (l["id"],))
-        if offer is None:
-            raise ToolError(f"Listing {l['reference']} has no accepted offer.")
+        offer = db.one("SELECT * FROM offers WHERE listing_id = ? AND status = 'accepted'", (l["id"],),
+                       missing=f"Listing {l['reference']} has no accepted offer.")
         client_id, basis = offer["client_id"], offer["agreed_amount"]
-        amount = (basis * g["sale_commission_bp"] + 50) // 100
         new_status = "sold"
     else:
         if l["status"] != "active":
@@ -752,8 +752,8 @@ def complete_listing(db: Db, actor_email: str, reference: str, tenant_email: str
         if tenant["client_type"] == "buyer":
             raise ToolError(f"{tenant['full_name']} is registered as a buyer only, not a renter.")
         client_id, basis = tenant["id"], l["price"]
-        amount = basis * g["letting_fee_pct"]
         new_status = "let"
+    amount = _commission_cents(g, l["listing_type"], basis)
     db.execute("UPDATE listings SET status = ?, closed_at = ?, closed_client_id = ?, updated_at = ? WHERE id = ?",
                (new_status, now, client_id, now, l["id"]))
     _reject_live_offers(db, l["id"], actor["id"], now)
@@ -779,9 +779,8 @@ def update_commission_status(db: Db, actor_email: str, commission_id: int,
         status: "invoiced" or "paid".
     """
     actor = _agent(db, actor_email, "acting agent")
-    c = db.one("SELECT * FROM commissions WHERE id = ?", (commission_id,))
-    if c is None:
-        raise ToolError(f"No commission with id {commission_id}. Use list_commissions to find it.")
+    c = db.one("SELECT * FROM commissions WHERE id = ?", (commission_id,),
+               missing=f"No commission with id {commission_id}. Use list_commissions to find it.")
     if c["agency_id"] != actor["agency_id"]:
         raise ToolError("That commission belongs to another agency.")
     if actor["role"] != "manager":
@@ -821,11 +820,7 @@ def schedule_viewing(db: Db, client_email: str, reference: str, starts_at: str,
     l = _listing(db, reference)
     if l["status"] != "active":
         raise ToolError(f"Listing {l['reference']} is {l['status']}; viewings can only be booked on active listings.")
-    start = _moment(starts_at, "starts_at")
-    if start.minute % 15 or start.second:
-        raise ToolError("Viewings start on the quarter hour (:00, :15, :30 or :45).")
-    if start <= db.now():
-        raise ToolError(f"starts_at must be in the future (it is now {_now(db)}).")
+    start = _future_start(db, starts_at, 15, "Viewings start on the quarter hour (:00, :15, :30 or :45).")
     end = start + timedelta(minutes=duration_minutes)
     if db.value("SELECT 1 FROM viewings WHERE listing_id = ? AND client_id = ? AND status = 'scheduled'",
                 (l["id"], c["id"])):
@@ -857,9 +852,8 @@ def cancel_viewing(db: Db, actor_email: str, viewing_id: int) -> dict:
         viewing_id: the viewing's id.
     """
     v = db.one("SELECT v.*, l.agency_id, l.reference FROM viewings v JOIN listings l ON l.id = v.listing_id "
-               "WHERE v.id = ?", (viewing_id,))
-    if v is None:
-        raise ToolError(f"No viewing with id {viewing_id}. Use list_viewings to find it.")
+               "WHERE v.id = ?", (viewing_id,),
+               missing=f"No viewing with id {viewing_id}. Use list_viewings to find it.")
     c = db.one("SELECT id FROM clients WHERE lower(email) = lower(?)", (actor_email.strip(),))
     a = db.one("SELECT id, agency_id, is_active FROM agents WHERE lower(email) = lower(?)", (actor_email.strip(),))
     if not ((c and c["id"] == v["client_id"]) or (a and a["is_active"] and a["agency_id"] == v["agency_id"])):
@@ -887,9 +881,8 @@ def complete_viewing(db: Db, actor_email: str, viewing_id: int, outcome: Literal
     """
     actor = _agent(db, actor_email, "acting agent")
     v = db.one("SELECT v.*, l.agency_id FROM viewings v JOIN listings l ON l.id = v.listing_id WHERE v.id = ?",
-               (viewing_id,))
-    if v is None:
-        raise ToolError(f"No viewing with id {viewing_id}. Use list_viewings to find it.")
+               (viewing_id,),
+               missing=f"No viewing with id {viewing_id}. Use list_viewings to find it.")
     if not (actor["id"] == v["agent_id"] or (actor["role"] == "manager" and actor["agency_id"] == v["agency_id"])):
         raise ToolError(f"Only the viewing's own agent or a manager of its agency can record viewing {viewing_id}.")
     if v["status"] != "scheduled":
@@ -918,11 +911,7 @@ def schedule_open_house(db: Db, actor_email: str, reference: str, starts_at: str
     actor, l = _own_listing(db, actor_email, reference)
     if l["status"] != "active":
         raise ToolError(f"Listing {l['reference']} is {l['status']}; open houses are only for active listings.")
-    start = _moment(starts_at, "starts_at")
-    if start.minute % 30 or start.second:
-        raise ToolError("Open houses start on the hour or half hour.")
-    if start <= db.now():
-        raise ToolError(f"starts_at must be in the future (it is now {_now(db)}).")
+    start = _future_start(db, starts_at, 30, "Open houses start on the hour or half hour.")
     if not (60 <= duration_minutes <= 240 and duration_minutes % 30 == 0):
         raise ToolError("duration_minutes must be 60 to 240, a multiple of 30.")
     if not 1 <= capacity <= 60:
@@ -952,9 +941,8 @@ def rsvp_open_house(db: Db, client_email: str, open_house_id: int, party_size: i
         party_size: how many people are coming, 1 to 4.
     """
     c = _client(db, client_email)
-    o = db.one("SELECT * FROM open_houses WHERE id = ?", (open_house_id,))
-    if o is None:
-        raise ToolError(f"No open house with id {open_house_id}. Use list_open_houses to find one.")
+    o = db.one("SELECT * FROM open_houses WHERE id = ?", (open_house_id,),
+               missing=f"No open house with id {open_house_id}. Use list_open_houses to find one.")
     if o["status"] != "scheduled" or o["starts_at"] <= _now(db):
         raise ToolError(f"Open house {open_house_id} is {o['status']} and starts {o['starts_at']}; RSVPs are only "
                         "taken for scheduled open houses that have not started.")
@@ -1032,9 +1020,8 @@ def respond_to_offer(db: Db, actor_email: str, offer_id: int, decision: Literal[
         counter_amount: for counter only, the amount proposed to the buyer, in dollars.
     """
     actor = _agent(db, actor_email, "acting agent")
-    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,))
-    if o is None:
-        raise ToolError(f"No offer with id {offer_id}. Use list_offers with the listing reference.")
+    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,),
+               missing=f"No offer with id {offer_id}. Use list_offers with the listing reference.")
     l = db.one("SELECT l.*, g.name AS agency_name FROM listings l JOIN agencies g ON g.id = l.agency_id "
                "WHERE l.id = ?", (o["listing_id"],))
     if l["agency_id"] != actor["agency_id"]:
@@ -1083,10 +1070,7 @@ def accept_counter_offer(db: Db, client_email: str, offer_id: int) -> dict:
         client_email: the e-mail of the buyer who made the offer.
         offer_id: the offer's id.
     """
-    c = _client(db, client_email)
-    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,))
-    if o is None or o["client_id"] != c["id"]:
-        raise ToolError(f"{c['full_name']} has no offer with id {offer_id}; get_client lists their live offers.")
+    c, o = _own_offer(db, client_email, offer_id, "get_client lists their live offers")
     if o["status"] != "countered":
         raise ToolError(f"Offer {offer_id} is {o['status']}; only a countered offer can be accepted by the buyer.")
     l = db.one("SELECT * FROM listings WHERE id = ?", (o["listing_id"],))
@@ -1108,10 +1092,7 @@ def withdraw_offer(db: Db, client_email: str, offer_id: int) -> dict:
         client_email: the e-mail of the buyer who made the offer.
         offer_id: the offer's id.
     """
-    c = _client(db, client_email)
-    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,))
-    if o is None or o["client_id"] != c["id"]:
-        raise ToolError(f"{c['full_name']} has no offer with id {offer_id}; only your own offers can be withdrawn.")
+    c, o = _own_offer(db, client_email, offer_id, "only your own offers can be withdrawn")
     if o["status"] not in ("submitted", "countered", "accepted"):
         raise ToolError(f"Offer {offer_id} is already {o['status']}.")
     l = db.one("SELECT * FROM listings WHERE id = ?", (o["listing_id"],))
@@ -1222,9 +1203,8 @@ def reply_to_enquiry(db: Db, actor_email: str, enquiry_id: int, message: str, cl
     """
     actor = _agent(db, actor_email, "acting agent")
     e = db.one("SELECT e.*, l.agency_id FROM enquiries e JOIN listings l ON l.id = e.listing_id WHERE e.id = ?",
-               (enquiry_id,))
-    if e is None:
-        raise ToolError(f"No enquiry with id {enquiry_id}. Use list_enquiries to find it.")
+               (enquiry_id,),
+               missing=f"No enquiry with id {enquiry_id}. Use list_enquiries to find it.")
     if e["agency_id"] != actor["agency_id"]:
         raise ToolError(f"Enquiry {enquiry_id} is about another agency's listing; {actor['full_name']} cannot answer.")
     if e["status"] == "closed":

@@ -31,6 +31,7 @@ import unicodedata
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -79,10 +80,6 @@ def _ascii(s: str) -> str:
 
 def _local(first: str, last: str) -> str:
     return re.sub(r"[^a-z]", "", _ascii(first)) + "." + re.sub(r"[^a-z]", "", _ascii(last))
-
-
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
 
 
 def _hm(s: str) -> time:
@@ -160,6 +157,12 @@ class World:
             if self.free(agent_id, client_id, s, e):
                 return s, e
         return None
+
+    def viewing(self, l_id: int, c_id: int, agent_id: int, sl: tuple[datetime, datetime], status: str, feedback: str,
+                created: datetime) -> None:
+        self.add("viewings", {"listing_id": l_id, "client_id": c_id, "agent_id": agent_id, "starts_at": _ts(sl[0]),
+                              "ends_at": _ts(sl[1]), "status": status, "feedback": feedback,
+                              "created_at": _ts(created)})
 
     def book(self, agent_id: int, client_id: int | None, s: datetime, e: datetime) -> None:
         self.busy_agent.setdefault(agent_id, []).append((s, e))
@@ -315,7 +318,7 @@ class World:
                 "description": desc, "created_at": _ts(created), "listed_at": _ts(listed) if listed else None,
                 "closed_at": _ts(closed) if closed else None, "closed_client_id": None,
                 "updated_at": _ts(closed or listed or created)})
-            l["reference"] = f"RE-{10000 + l['id']}"
+            l["reference"] = self.ctx.tools._reference(l["id"])
             l["_listed"], l["_closed"], l["_created"] = listed, closed, created
             if listed is not None and ctx.chance(0.35):
                 self.price_history(l)
@@ -433,10 +436,9 @@ class World:
             if l["status"] == "sold":
                 basis = next(o["agreed_amount"] for o in self.t["offers"] if o["listing_id"] == l["id"]
                              and o["status"] == "accepted")
-                amount = (basis * g["sale_commission_bp"] + 50) // 100
             else:
                 basis = l["price"]
-                amount = basis * g["letting_fee_pct"]
+            amount = ctx.tools._commission_cents(g, l["listing_type"], basis)
             status = ctx.weighted({"pending": 0.35, "invoiced": 0.3, "paid": 0.35})
             closed = l["_closed"]
             inv = self.between(closed, self.now) if status != "pending" else None
@@ -464,11 +466,10 @@ class World:
                     continue
                 self.book(l["agent_id"], c["id"], *sl)
                 status = ctx.weighted({"completed": 0.7, "no_show": 0.1, "cancelled": 0.2})
-                self.add("viewings", {"listing_id": l["id"], "client_id": c["id"], "agent_id": l["agent_id"],
-                                      "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": status,
-                                      "feedback": ctx.pick(["Liked the layout", "Too small", "Loved the light",
-                                                            "Street is noisy", ""]) if status == "completed" else "",
-                                      "created_at": _ts(sl[0] - timedelta(days=self.rng.randint(1, 5)))})
+                self.viewing(l["id"], c["id"], l["agent_id"], sl, status,
+                             ctx.pick(["Liked the layout", "Too small", "Loved the light", "Street is noisy", ""])
+                             if status == "completed" else "",
+                             sl[0] - timedelta(days=self.rng.randint(1, 5)))
             if l["status"] != "active":
                 continue
             # future viewings (and a few past ones whose outcome is not recorded yet)
@@ -482,10 +483,8 @@ class World:
                 if sl is None:
                     continue
                 self.book(l["agent_id"], c["id"], *sl)
-                self.add("viewings", {"listing_id": l["id"], "client_id": c["id"], "agent_id": l["agent_id"],
-                                      "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "scheduled",
-                                      "feedback": "", "created_at": _ts(self.before(1, 8) if lo > 0 else
-                                                                          sl[0] - timedelta(days=3))})
+                self.viewing(l["id"], c["id"], l["agent_id"], sl, "scheduled", "",
+                             self.before(1, 8) if lo > 0 else sl[0] - timedelta(days=3))
 
     def plant_busy_days(self) -> None:
         """Agents with two or three scheduled viewings on one future day, plus a cancelled one."""
@@ -514,9 +513,7 @@ class World:
                 status = "cancelled" if i == 2 else "scheduled"
                 if status == "scheduled":
                     self.book(aid, c["id"], *sl)
-                self.add("viewings", {"listing_id": l["id"], "client_id": c["id"], "agent_id": aid,
-                                      "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": status,
-                                      "feedback": "", "created_at": _ts(self.before(1, 6))})
+                self.viewing(l["id"], c["id"], aid, sl, status, "", self.before(1, 6))
 
     def open_houses(self) -> None:
         ctx = self.ctx

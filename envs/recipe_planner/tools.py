@@ -16,7 +16,7 @@ import math
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -42,10 +42,8 @@ def _day(value: str, what: str) -> date:
 
 
 def _user(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM users WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No user with e-mail {email!r}. Use find_users to look someone up by name.")
-    return row
+    return db.one("SELECT * FROM users WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No user with e-mail {email!r}. Use find_users to look someone up by name.")
 
 
 def _recipe(db: Db, recipe_id: int, user: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -83,10 +81,8 @@ def _week(value: str) -> date:
 
 def _plan(db: Db, user: dict[str, Any], week_start: str) -> dict[str, Any]:
     w = _week(week_start)
-    p = db.one("SELECT * FROM meal_plans WHERE user_id = ? AND week_start = ?", (user["id"], w.isoformat()))
-    if p is None:
-        raise ToolError(f"{user['email']} has no meal plan for the week of {w.isoformat()}; create_meal_plan makes one.")
-    return p
+    return db.one("SELECT * FROM meal_plans WHERE user_id = ? AND week_start = ?", (user["id"], w.isoformat()),
+                  missing=f"{user['email']} has no meal plan for the week of {w.isoformat()}; create_meal_plan makes one.")
 
 
 def _open_plan(db: Db, user: dict[str, Any], week_start: str) -> dict[str, Any]:
@@ -98,15 +94,34 @@ def _open_plan(db: Db, user: dict[str, Any], week_start: str) -> dict[str, Any]:
 
 def _entry(db: Db, plan: dict[str, Any], day: int, meal: str) -> dict[str, Any]:
     _check_day(day)
-    e = db.one("SELECT * FROM meal_plan_entries WHERE plan_id = ? AND day = ? AND meal = ?", (plan["id"], day, meal))
-    if e is None:
-        raise ToolError(f"Nothing is planned for {DAYS[day]} {meal} in the week of {plan['week_start']}.")
-    return e
+    return db.one("SELECT * FROM meal_plan_entries WHERE plan_id = ? AND day = ? AND meal = ?", (plan["id"], day, meal),
+                  missing=f"Nothing is planned for {DAYS[day]} {meal} in the week of {plan['week_start']}.")
+
+
+def _uncooked(db: Db, user_email: str, week_start: str, day: int, meal: str, cooked: str) -> tuple[dict, dict, dict]:
+    """The acting user, their open plan for the week and its entry for a slot not cooked yet (else the refusal
+    "<day> <meal> ``cooked``")."""
+    u = _user(db, user_email)
+    p = _open_plan(db, u, week_start)
+    e = _entry(db, p, day, meal)
+    if e["cooked_at"]:
+        raise ToolError(f"{DAYS[day]} {meal} {cooked}")
+    return u, p, e
 
 
 def _check_day(day: int) -> None:
     if not 0 <= day <= 6:
         raise ToolError(f"day must be 0 (Monday) to 6 (Sunday) (got {day}).")
+
+
+def _check_servings(servings: int) -> None:
+    if not 1 <= servings <= 12:
+        raise ToolError(f"servings must be between 1 and 12 (got {servings}).")
+
+
+def _on(plan: dict[str, Any], day: int) -> date:
+    """The date of a day (0 = Monday) of a plan's week."""
+    return date.fromisoformat(plan["week_start"]) + timedelta(days=day)
 
 
 def _conflicts(db: Db, user_id: int, recipe_id: int) -> list[str]:
@@ -134,6 +149,38 @@ def _stock(db: Db, user_id: int) -> dict[int, float]:
     return {r["ingredient_id"]: r["quantity"] for r in db.query(
         "SELECT ingredient_id, quantity FROM pantry_items WHERE user_id = ? AND (expires_on IS NULL OR expires_on >= ?)",
         (user_id, today))}
+
+
+def _shortfall(need: dict[int, float], stock: dict[int, float]) -> dict[int, int]:
+    """What to buy: per ingredient, the need minus the stock, rounded up to a whole unit, where more than zero."""
+    buy = {k: math.ceil(v - stock.get(k, 0.0) - EPS) for k, v in need.items()}
+    return {k: v for k, v in buy.items() if v > 0}
+
+
+def _pantry_row(db: Db, user_id: int, ingredient_id: int, missing: str | None = None) -> dict[str, Any] | None:
+    return db.one("SELECT * FROM pantry_items WHERE user_id = ? AND ingredient_id = ?", (user_id, ingredient_id),
+                  missing=missing)
+
+
+def _add_stock(db: Db, user_id: int, ingredient_id: int, quantity: float, expires_on: str | None = None) -> float:
+    """Put food in a user's pantry: added to the stock already there (a given expiry date replaces the old one),
+    or a new item. Returns how much the pantry now holds."""
+    row = _pantry_row(db, user_id, ingredient_id)
+    if row:
+        db.execute("UPDATE pantry_items SET quantity = ?, expires_on = COALESCE(?, expires_on) WHERE id = ?",
+                   (round(row["quantity"] + quantity, 2), expires_on, row["id"]))
+        return row["quantity"] + quantity
+    db.insert("pantry_items", {"user_id": user_id, "ingredient_id": ingredient_id, "quantity": round(quantity, 2),
+                               "expires_on": expires_on, "added_at": _now(db)})
+    return quantity
+
+
+def _set_stock(db: Db, row: dict[str, Any], quantity: float) -> None:
+    """A pantry item's new quantity; none left removes it."""
+    if quantity <= 0:
+        db.execute("DELETE FROM pantry_items WHERE id = ?", (row["id"],))
+    else:
+        db.execute("UPDATE pantry_items SET quantity = ? WHERE id = ?", (round(quantity, 2), row["id"]))
 
 
 def _fmt(q: float) -> float | int:
@@ -237,8 +284,7 @@ def scale_recipe(db: Db, recipe_id: int, servings: int) -> dict:
         servings: how many servings to make, 1 to 12.
     """
     r = _recipe(db, recipe_id)
-    if not 1 <= servings <= 12:
-        raise ToolError(f"servings must be between 1 and 12 (got {servings}).")
+    _check_servings(servings)
     ings = [{"name": x["name"], "quantity": _fmt(x["quantity"] * servings / r["servings"]), "unit": x["unit"]}
             for x in db.query("SELECT i.name, ri.quantity, i.unit FROM recipe_ingredients ri JOIN ingredients i "
                               "ON i.id = ri.ingredient_id WHERE ri.recipe_id = ? ORDER BY ri.id", (r["id"],))]
@@ -346,9 +392,8 @@ def get_meal_plan(db: Db, email: str, week_start: str) -> dict:
     rows = db.query("SELECT e.day, e.meal, e.recipe_id, r.title, e.servings, e.cooked_at FROM meal_plan_entries e "
                     "JOIN recipes r ON r.id = e.recipe_id WHERE e.plan_id = ? ORDER BY e.day, "
                     "CASE e.meal WHEN 'breakfast' THEN 0 WHEN 'lunch' THEN 1 WHEN 'dinner' THEN 2 ELSE 3 END", (p["id"],))
-    week = date.fromisoformat(p["week_start"])
     for r in rows:
-        r["date"] = (week + timedelta(days=r["day"])).isoformat()
+        r["date"] = _on(p, r["day"]).isoformat()
         r["day"] = DAYS[r["day"]]
     lst = db.one("SELECT id, status FROM shopping_lists WHERE plan_id = ? ORDER BY id DESC LIMIT 1", (p["id"],))
     return {"week_start": p["week_start"], "status": p["status"], "entries": rows, "latest_shopping_list": lst}
@@ -396,9 +441,8 @@ def get_shopping_list(db: Db, list_id: int) -> dict:
     Args:
         list_id: the list's id.
     """
-    lst = db.one("SELECT l.*, u.email FROM shopping_lists l JOIN users u ON u.id = l.user_id WHERE l.id = ?", (list_id,))
-    if lst is None:
-        raise ToolError(f"No shopping list {list_id}. Use list_shopping_lists.")
+    lst = db.one("SELECT l.*, u.email FROM shopping_lists l JOIN users u ON u.id = l.user_id WHERE l.id = ?", (list_id,),
+                 missing=f"No shopping list {list_id}. Use list_shopping_lists.")
     items = db.query("SELECT s.id AS item_id, i.name, s.quantity, i.unit, i.aisle, s.is_checked AS checked FROM "
                      "shopping_list_items s JOIN ingredients i ON i.id = s.ingredient_id WHERE s.list_id = ? "
                      "ORDER BY i.aisle, i.name", (lst["id"],))
@@ -525,15 +569,7 @@ def add_pantry_item(db: Db, user_email: str, ingredient: str, quantity: float, e
         if exp < db.today():
             raise ToolError(f"{exp.isoformat()} is already past; do not add expired food.")
         expires_on = exp.isoformat()
-    row = db.one("SELECT * FROM pantry_items WHERE user_id = ? AND ingredient_id = ?", (u["id"], i["id"]))
-    if row:
-        db.execute("UPDATE pantry_items SET quantity = ?, expires_on = COALESCE(?, expires_on) WHERE id = ?",
-                   (round(row["quantity"] + quantity, 2), expires_on, row["id"]))
-        total = row["quantity"] + quantity
-    else:
-        db.insert("pantry_items", {"user_id": u["id"], "ingredient_id": i["id"], "quantity": round(quantity, 2),
-                                   "expires_on": expires_on, "added_at": _now(db)})
-        total = quantity
+    total = _add_stock(db, u["id"], i["id"], quantity, expires_on)
     return {"ingredient": i["name"], "quantity": _fmt(total), "unit": i["unit"]}
 
 
@@ -548,17 +584,13 @@ def set_pantry_quantity(db: Db, user_email: str, ingredient: str, quantity: floa
     """
     u = _user(db, user_email)
     i = _ingredient(db, ingredient)
-    row = db.one("SELECT * FROM pantry_items WHERE user_id = ? AND ingredient_id = ?", (u["id"], i["id"]))
-    if row is None:
-        raise ToolError(f"{i['name']} is not in {u['email']}'s pantry; use add_pantry_item.")
+    row = _pantry_row(db, u["id"], i["id"],
+                      missing=f"{i['name']} is not in {u['email']}'s pantry; use add_pantry_item.")
     if quantity < 0:
         raise ToolError("quantity must be 0 or more.")
     if abs(row["quantity"] - quantity) < EPS:
         raise ToolError(f"The pantry already holds {_fmt(quantity)} {i['unit']} of {i['name']}.")
-    if quantity == 0:
-        db.execute("DELETE FROM pantry_items WHERE id = ?", (row["id"],))
-    else:
-        db.execute("UPDATE pantry_items SET quantity = ? WHERE id = ?", (round(quantity, 2), row["id"]))
+    _set_stock(db, row, quantity)
     return {"ingredient": i["name"], "quantity": _fmt(quantity), "unit": i["unit"]}
 
 
@@ -623,13 +655,12 @@ def add_meal(db: Db, user_email: str, week_start: str, day: int, meal: Meal, rec
     u = _user(db, user_email)
     p = _open_plan(db, u, week_start)
     _check_day(day)
-    when = date.fromisoformat(p["week_start"]) + timedelta(days=day)
+    when = _on(p, day)
     if when < db.today():
         raise ToolError(f"{DAYS[day]} {when.isoformat()} is already past.")
     r = _recipe(db, recipe_id, u)
     servings = u["household_size"] if servings is None else servings
-    if not 1 <= servings <= 12:
-        raise ToolError(f"servings must be between 1 and 12 (got {servings}).")
+    _check_servings(servings)
     taken = db.one("SELECT r.title FROM meal_plan_entries e JOIN recipes r ON r.id = e.recipe_id WHERE e.plan_id = ? "
                    "AND e.day = ? AND e.meal = ?", (p["id"], day, meal))
     if taken:
@@ -652,11 +683,7 @@ def remove_meal(db: Db, user_email: str, week_start: str, day: int, meal: Meal) 
         day: 0 (Monday) to 6 (Sunday).
         meal: breakfast, lunch, dinner or snack.
     """
-    u = _user(db, user_email)
-    p = _open_plan(db, u, week_start)
-    e = _entry(db, p, day, meal)
-    if e["cooked_at"]:
-        raise ToolError(f"{DAYS[day]} {meal} was already cooked and stays on the plan.")
+    _, _, e = _uncooked(db, user_email, week_start, day, meal, "was already cooked and stays on the plan.")
     db.execute("DELETE FROM meal_plan_entries WHERE id = ?", (e["id"],))
     return {"removed": {"day": DAYS[day], "meal": meal}}
 
@@ -672,13 +699,8 @@ def change_meal_servings(db: Db, user_email: str, week_start: str, day: int, mea
         meal: breakfast, lunch, dinner or snack.
         servings: 1 to 12.
     """
-    u = _user(db, user_email)
-    p = _open_plan(db, u, week_start)
-    e = _entry(db, p, day, meal)
-    if e["cooked_at"]:
-        raise ToolError(f"{DAYS[day]} {meal} was already cooked.")
-    if not 1 <= servings <= 12:
-        raise ToolError(f"servings must be between 1 and 12 (got {servings}).")
+    _, _, e = _uncooked(db, user_email, week_start, day, meal, "was already cooked.")
+    _check_servings(servings)
     if servings == e["servings"]:
         raise ToolError(f"{DAYS[day]} {meal} already makes {servings} servings.")
     db.execute("UPDATE meal_plan_entries SET servings = ? WHERE id = ?", (servings, e["id"]))
@@ -715,12 +737,8 @@ def cook_meal(db: Db, user_email: str, week_start: str, day: int, meal: Meal) ->
         day: 0 (Monday) to 6 (Sunday).
         meal: breakfast, lunch, dinner or snack.
     """
-    u = _user(db, user_email)
-    p = _open_plan(db, u, week_start)
-    e = _entry(db, p, day, meal)
-    if e["cooked_at"]:
-        raise ToolError(f"{DAYS[day]} {meal} is already marked as cooked.")
-    when = date.fromisoformat(p["week_start"]) + timedelta(days=day)
+    u, p, e = _uncooked(db, user_email, week_start, day, meal, "is already marked as cooked.")
+    when = _on(p, day)
     if when > db.today():
         raise ToolError(f"{DAYS[day]} {when.isoformat()} is still ahead; meals are cooked on or after their day.")
     base = db.value("SELECT servings FROM recipes WHERE id = ?", (e["recipe_id"],))
@@ -738,13 +756,8 @@ def cook_meal(db: Db, user_email: str, week_start: str, day: int, meal: Meal) ->
                         "first.")
     for x in uses:
         need = x["quantity"] * e["servings"] / base
-        row = db.one("SELECT id, quantity FROM pantry_items WHERE user_id = ? AND ingredient_id = ?",
-                     (u["id"], x["ingredient_id"]))
-        left = round(row["quantity"] - need, 2)
-        if left <= 0:
-            db.execute("DELETE FROM pantry_items WHERE id = ?", (row["id"],))
-        else:
-            db.execute("UPDATE pantry_items SET quantity = ? WHERE id = ?", (left, row["id"]))
+        row = _pantry_row(db, u["id"], x["ingredient_id"])
+        _set_stock(db, row, round(row["quantity"] - need, 2))
     db.execute("UPDATE meal_plan_entries SET cooked_at = ? WHERE id = ?", (_now(db), e["id"]))
     return {"cooked": {"day": DAYS[day], "meal": meal}, "ingredients_used": len(uses)}
 
@@ -770,9 +783,7 @@ def generate_shopping_list(db: Db, user_email: str, week_start: str) -> dict:
     need = _needs(db, p["id"])
     if not need:
         raise ToolError("The plan has no uncooked meals to shop for.")
-    stock = _stock(db, u["id"])
-    buy = {k: math.ceil(v - stock.get(k, 0.0) - EPS) for k, v in need.items()}
-    buy = {k: v for k, v in buy.items() if v > 0}
+    buy = _shortfall(need, _stock(db, u["id"]))
     if not buy:
         raise ToolError("The pantry already covers everything this plan needs.")
     lid = db.insert("shopping_lists", {"user_id": u["id"], "plan_id": p["id"], "status": "open", "created_at": _now(db),
@@ -801,9 +812,8 @@ def check_shopping_item(db: Db, user_email: str, item_id: int, checked: bool = T
         checked: true to tick, false to untick.
     """
     u = _user(db, user_email)
-    it = db.one("SELECT * FROM shopping_list_items WHERE id = ?", (item_id,))
-    if it is None:
-        raise ToolError(f"No shopping list item {item_id}.")
+    it = db.one("SELECT * FROM shopping_list_items WHERE id = ?", (item_id,),
+                missing=f"No shopping list item {item_id}.")
     _own_list(db, u, it["list_id"])
     if bool(it["is_checked"]) == checked:
         raise ToolError(f"Item {item_id} is already {'ticked' if checked else 'unticked'}.")
@@ -826,14 +836,7 @@ def complete_shopping_list(db: Db, user_email: str, list_id: int) -> dict:
     if not items:
         raise ToolError("No item on the list is ticked; tick what you bought with check_shopping_item first.")
     for it in items:
-        row = db.one("SELECT id, quantity FROM pantry_items WHERE user_id = ? AND ingredient_id = ?",
-                     (u["id"], it["ingredient_id"]))
-        if row:
-            db.execute("UPDATE pantry_items SET quantity = ? WHERE id = ?", (round(row["quantity"] + it["quantity"], 2),
-                                                                            row["id"]))
-        else:
-            db.insert("pantry_items", {"user_id": u["id"], "ingredient_id": it["ingredient_id"],
-                                       "quantity": it["quantity"], "expires_on": None, "added_at": _now(db)})
+        _add_stock(db, u["id"], it["ingredient_id"], it["quantity"])
     db.execute("UPDATE shopping_lists SET status = 'done', completed_at = ? WHERE id = ?", (_now(db), lst["id"]))
     return {"list_id": lst["id"], "status": "done", "added_to_pantry": len(items)}
 
@@ -872,10 +875,8 @@ def rate_recipe(db: Db, user_email: str, recipe_id: int, stars: int, body: str =
 
 
 def _collection(db: Db, u: dict[str, Any], name: str) -> dict[str, Any]:
-    c = db.one("SELECT * FROM collections WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name.strip()))
-    if c is None:
-        raise ToolError(f"{u['email']} has no collection named {name!r}; list_collections shows theirs.")
-    return c
+    return db.one("SELECT * FROM collections WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name.strip()),
+                  missing=f"{u['email']} has no collection named {name!r}; list_collections shows theirs.")
 
 
 @tool(write=True)
@@ -887,9 +888,7 @@ def create_collection(db: Db, user_email: str, name: str) -> dict:
         name: the collection's name, e.g. "Weeknight dinners".
     """
     u = _user(db, user_email)
-    name = name.strip()
-    if not 2 <= len(name) <= 60:
-        raise ToolError("name must be 2 to 60 characters.")
+    name = clean_text(name, "name", 2, 60)
     if db.value("SELECT 1 FROM collections WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name)):
         raise ToolError(f"{u['email']} already has a collection named {name!r}.")
     if db.value("SELECT COUNT(*) FROM collections WHERE user_id = ?", (u["id"],)) >= 10:

@@ -30,6 +30,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -260,14 +261,11 @@ def _ascii(s: str) -> str:
     return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower().replace("'", "").replace(" ", "")
 
 
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
         self.rng = ctx.rng
+        self.shortfall = ctx.tools._shortfall  # the tools' shopping rule
         self.now = ctx.clock.replace(microsecond=0)
         self.today = self.now.date()
         self.monday = self.today - timedelta(days=self.today.weekday())
@@ -400,6 +398,13 @@ class _World:
             return False
         return all(d in self.r_tags[rid] for d in self.u_diet[u["id"]])
 
+    def may_eat(self, u: Row, i: Row) -> bool:
+        """The ingredient is none of the user's allergens and fits every diet they follow."""
+        diets = self.u_diet[u["id"]]
+        return (i["allergen_id"] not in self.u_allergy[u["id"]] and not ("vegan" in diets and i["is_animal"])
+                and not ("vegetarian" in diets and i["is_meat"]) and not ("gluten_free" in diets and i["has_gluten"])
+                and not ("dairy_free" in diets and i["has_dairy"]))
+
     def visible(self, u: Row) -> list[Row]:
         return [r for r in self.t["recipes"] if r["is_public"] or r["author_id"] == u["id"]]
 
@@ -430,10 +435,7 @@ class _World:
         ctx = self.ctx
         ings = self.t["ingredients"]
         for u in self.t["users"]:
-            diets = self.u_diet[u["id"]]
-            ok = [i for i in ings if i["allergen_id"] not in self.u_allergy[u["id"]]
-                  and not ("vegan" in diets and i["is_animal"]) and not ("vegetarian" in diets and i["is_meat"])
-                  and not ("gluten_free" in diets and i["has_gluten"]) and not ("dairy_free" in diets and i["has_dairy"])]
+            ok = [i for i in ings if self.may_eat(u, i)]
             for i in ctx.sample(ok, ctx.rng.randint(4, 9)):
                 self.stock(u, i, self.random_qty(i), self.expiry(i))
 
@@ -509,12 +511,8 @@ class _World:
                             for u in cands for x in self.pantry[u["id"]].values()):
             return
         u = cands[0]
-        diets = self.u_diet[u["id"]]
         for i in self.t["ingredients"]:
-            if (i["aisle"] in ("produce", "dairy & eggs") and i["id"] not in self.pantry[u["id"]]
-                    and i["allergen_id"] not in self.u_allergy[u["id"]] and not ("vegan" in diets and i["is_animal"])
-                    and not ("vegetarian" in diets and i["is_meat"]) and not ("gluten_free" in diets and i["has_gluten"])
-                    and not ("dairy_free" in diets and i["has_dairy"])):
+            if i["aisle"] in ("produce", "dairy & eggs") and i["id"] not in self.pantry[u["id"]] and self.may_eat(u, i):
                 p = self.add("pantry_items", {"user_id": u["id"], "ingredient_id": i["id"],
                                               "quantity": {"g": 200, "ml": 500, "pcs": 2}.get(i["unit"], 5),
                                               "expires_on": (self.today - timedelta(days=3)).isoformat(),
@@ -532,8 +530,7 @@ class _World:
                     need[i["id"]] = need.get(i["id"], 0.0) + q * e["servings"] / recipes[e["recipe_id"]]["servings"]
         stock = {k: v["quantity"] for k, v in self.pantry[u["id"]].items()
                  if v["expires_on"] is None or v["expires_on"] >= today}
-        buy = {k: math.ceil(v - stock.get(k, 0.0) - 1e-6) for k, v in need.items()}
-        return {k: v for k, v in buy.items() if v > 0}
+        return self.shortfall(need, stock)
 
     def name_counts(self) -> dict[str, int]:
         names: dict[str, int] = {}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -57,18 +57,14 @@ def _fare(cat: dict[str, Any], decikm: int, minutes: int, surge: int) -> int:
 
 
 def _rider(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM riders WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No rider with e-mail {email!r}. Use find_riders to look a rider up by name.")
-    return row
+    return db.one("SELECT * FROM riders WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No rider with e-mail {email!r}. Use find_riders to look a rider up by name.")
 
 
 def _driver(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT d.*, z.name AS zone_name FROM drivers d JOIN zones z ON z.id = d.zone_id "
-                 "WHERE lower(d.email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No driver with e-mail {email!r}. Use find_drivers to look a driver up by name.")
-    return row
+    return db.one("SELECT d.*, z.name AS zone_name FROM drivers d JOIN zones z ON z.id = d.zone_id "
+                  "WHERE lower(d.email) = lower(?)", (email.strip(),),
+                  missing=f"No driver with e-mail {email!r}. Use find_drivers to look a driver up by name.")
 
 
 def _zone(db: Db, name: str) -> dict[str, Any]:
@@ -80,10 +76,8 @@ def _zone(db: Db, name: str) -> dict[str, Any]:
 
 
 def _category(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM vehicle_categories WHERE code = ?", (code,))
-    if row is None:
-        raise ToolError(f"No vehicle category {code!r}; use standard, xl or premium.")
-    return row
+    return db.one("SELECT * FROM vehicle_categories WHERE code = ?", (code,),
+                  missing=f"No vehicle category {code!r}; use standard, xl or premium.")
 
 
 def _route(db: Db, a: int, b: int) -> dict[str, Any]:
@@ -92,14 +86,14 @@ def _route(db: Db, a: int, b: int) -> dict[str, Any]:
 
 
 def _ride(db: Db, ride_id: int) -> dict[str, Any]:
-    row = db.one("SELECT r.*, c.code AS category FROM rides r JOIN vehicle_categories c ON c.id = r.category_id "
-                 "WHERE r.id = ?", (ride_id,))
-    if row is None:
-        raise ToolError(f"No ride with id {ride_id}. Use list_rides to find ride ids.")
-    return row
+    return db.one("SELECT r.*, c.code AS category FROM rides r JOIN vehicle_categories c ON c.id = r.category_id "
+                  "WHERE r.id = ?", (ride_id,),
+                  missing=f"No ride with id {ride_id}. Use list_rides to find ride ids.")
 
 
-def _own_ride(db: Db, rider: dict[str, Any], ride_id: int) -> dict[str, Any]:
+def _riders_ride(db: Db, rider_email: str, ride_id: int) -> dict[str, Any]:
+    """One of the acting rider's rides."""
+    rider = _rider(db, rider_email)
     r = _ride(db, ride_id)
     if r["rider_id"] != rider["id"]:
         raise ToolError(f"Ride #{ride_id} is not one of {rider['email']}'s rides; a rider can only act on their own "
@@ -108,11 +102,18 @@ def _own_ride(db: Db, rider: dict[str, Any], ride_id: int) -> dict[str, Any]:
 
 
 def _drivers_ride(db: Db, driver: dict[str, Any], ride_id: int) -> dict[str, Any]:
+    """A ride the acting driver accepted."""
     r = _ride(db, ride_id)
     if r["driver_id"] != driver["id"]:
         raise ToolError(f"Ride #{ride_id} is not assigned to {driver['full_name']}; a driver can only act on rides "
                         "they accepted.")
     return r
+
+
+def _driver_and_ride(db: Db, driver_email: str, ride_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The acting driver and a ride they accepted."""
+    d = _driver(db, driver_email)
+    return d, _drivers_ride(db, d, ride_id)
 
 
 def _credit(db: Db, rider_id: int, amount: int, *, ride_id: int | None = None, promo_id: int | None = None) -> None:
@@ -251,13 +252,14 @@ def list_rides(db: Db, rider_email: str | None = None, driver_email: str | None 
                 date.fromisoformat(v)
             except ValueError:
                 raise ToolError(f"{what} must be a date written YYYY-MM-DD (got {v!r})") from None
+    where, params = filters(("r.rider_id = ?", rid), ("r.driver_id = ?", did), ("r.status = ?", status),
+                            ("substr(r.requested_at, 1, 10) >= ?", date_from),
+                            ("substr(r.requested_at, 1, 10) <= ?", date_to))
     rows = db.query(
         "SELECT r.*, c.code AS category, d.full_name AS driver_name, p.full_name AS rider_name FROM rides r "
         "JOIN vehicle_categories c ON c.id = r.category_id JOIN riders p ON p.id = r.rider_id "
-        "LEFT JOIN drivers d ON d.id = r.driver_id WHERE (? IS NULL OR r.rider_id = ?) AND (? IS NULL OR r.driver_id = ?) "
-        "AND (? IS NULL OR r.status = ?) AND (? IS NULL OR substr(r.requested_at, 1, 10) >= ?) "
-        "AND (? IS NULL OR substr(r.requested_at, 1, 10) <= ?) ORDER BY r.requested_at DESC, r.id DESC LIMIT ?",
-        (rid, rid, did, did, status, status, date_from, date_from, date_to, date_to, limit))
+        f"LEFT JOIN drivers d ON d.id = r.driver_id WHERE {where} ORDER BY r.requested_at DESC, r.id DESC LIMIT ?",
+        (*params, limit))
     return {"count": len(rows), "rides": [_ride_summary(r) for r in rows]}
 
 
@@ -308,14 +310,14 @@ def find_drivers(db: Db, query: str | None = None, zone: str | None = None,
     _limit(limit)
     zid = _zone(db, zone)["id"] if zone else None
     like = like_contains(query.strip()) if query and query.strip() else None
+    where, params = filters(("d.zone_id = ?", zid), ("d.status = ?", status), ("c.code = ?", category))
     return db.query(
         "SELECT d.full_name, d.email, z.name AS zone, d.status, c.code AS category, v.make || ' ' || v.model AS vehicle "
         "FROM drivers d JOIN zones z ON z.id = d.zone_id LEFT JOIN vehicles v ON v.driver_id = d.id AND v.is_active = 1 "
         "LEFT JOIN vehicle_categories c ON c.id = v.category_id WHERE d.is_active = 1 "
         "AND (? IS NULL OR d.full_name LIKE ? ESCAPE '\\' OR d.email LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR d.zone_id = ?) "
-        "AND (? IS NULL OR d.status = ?) AND (? IS NULL OR c.code = ?) ORDER BY d.full_name, d.id LIMIT ?",
-        (like, like, like, zid, zid, status, status, category, category, limit))
+        f"AND {where} ORDER BY d.full_name, d.id LIMIT ?",
+        (like, like, like, *params, limit))
 
 
 @tool
@@ -409,9 +411,8 @@ def get_promo_code(db: Db, code: str) -> dict:
     Args:
         code: the promo code, e.g. "RIDE5".
     """
-    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {code!r}.")
+    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),),
+               missing=f"No promo code {code!r}.")
     used = db.value("SELECT COUNT(*) FROM promo_redemptions WHERE promo_id = ?", (p["id"],))
     return {"code": p["code"], "description": p["description"], "credit_cents": p["credit_cents"],
             "valid_from": p["valid_from"], "valid_until": p["valid_until"],
@@ -447,10 +448,10 @@ def list_lost_items(db: Db, rider_email: str | None = None, driver_email: str | 
         raise ToolError("Give a rider_email or a driver_email.")
     rid = _rider(db, rider_email)["id"] if rider_email else None
     did = _driver(db, driver_email)["id"] if driver_email else None
+    where, params = filters(("r.rider_id = ?", rid), ("r.driver_id = ?", did), ("l.status = ?", status))
     return db.query("SELECT l.id AS report_id, l.ride_id, l.description, l.status, l.reported_at, l.resolved_at "
-                    "FROM lost_items l JOIN rides r ON r.id = l.ride_id WHERE (? IS NULL OR r.rider_id = ?) "
-                    "AND (? IS NULL OR r.driver_id = ?) AND (? IS NULL OR l.status = ?) ORDER BY l.reported_at DESC "
-                    "LIMIT 50", (rid, rid, did, did, status, status))
+                    f"FROM lost_items l JOIN rides r ON r.id = l.ride_id WHERE {where} ORDER BY l.reported_at DESC "
+                    "LIMIT 50", params)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -581,9 +582,8 @@ def redeem_promo_code(db: Db, rider_email: str, code: str) -> dict:
         code: the promo code.
     """
     r = _rider(db, rider_email)
-    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),))
-    if p is None:
-        raise ToolError(f"No promo code {code!r}.")
+    p = db.one("SELECT * FROM promo_codes WHERE upper(code) = upper(?)", (code.strip(),),
+               missing=f"No promo code {code!r}.")
     today = db.today().isoformat()
     if not p["valid_from"] <= today <= p["valid_until"]:
         raise ToolError(f"{p['code']} is valid from {p['valid_from']} to {p['valid_until']}.")
@@ -677,8 +677,7 @@ def cancel_ride(db: Db, rider_email: str, ride_id: int, reason: CancelReason) ->
         ride_id: the ride's id.
         reason: why the ride is cancelled.
     """
-    r = _rider(db, rider_email)
-    x = _own_ride(db, r, ride_id)
+    x = _riders_ride(db, rider_email, ride_id)
     if x["status"] in ("completed", "cancelled"):
         raise ToolError(f"Ride #{ride_id} is already {x['status']}.")
     if x["status"] == "in_progress":
@@ -703,8 +702,7 @@ def add_tip(db: Db, rider_email: str, ride_id: int, amount_cents: int) -> dict:
         ride_id: the ride's id.
         amount_cents: the tip in cents, e.g. 300 for $3.00.
     """
-    r = _rider(db, rider_email)
-    x = _own_ride(db, r, ride_id)
+    x = _riders_ride(db, rider_email, ride_id)
     if x["status"] != "completed":
         raise ToolError(f"Ride #{ride_id} is {x['status']}; only completed rides can be tipped.")
     if db.value("SELECT 1 FROM tips WHERE ride_id = ?", (x["id"],)):
@@ -728,8 +726,7 @@ def rate_driver(db: Db, rider_email: str, ride_id: int, stars: int, comment: str
         stars: 1 to 5.
         comment: optional words for the driver.
     """
-    r = _rider(db, rider_email)
-    x = _own_ride(db, r, ride_id)
+    x = _riders_ride(db, rider_email, ride_id)
     return _rate(db, x, "rider", stars, comment)
 
 
@@ -758,8 +755,7 @@ def report_lost_item(db: Db, rider_email: str, ride_id: int, description: str, c
         description: what was lost, e.g. "Black umbrella with a wooden handle".
         contact_phone: a phone number the driver can call.
     """
-    r = _rider(db, rider_email)
-    x = _own_ride(db, r, ride_id)
+    x = _riders_ride(db, rider_email, ride_id)
     description, contact_phone = description.strip(), contact_phone.strip()
     if x["status"] != "completed":
         raise ToolError(f"Ride #{ride_id} is {x['status']}; lost items can be reported for completed rides.")
@@ -824,9 +820,8 @@ def accept_ride(db: Db, driver_email: str, ride_id: int) -> dict:
         zone = db.value("SELECT name FROM zones WHERE id = ?", (x["pickup_zone_id"],))
         raise ToolError(f"{d['full_name']} is in {d['zone_name']}, but the pickup is in {zone}.")
     v = db.one("SELECT v.id FROM vehicles v WHERE v.driver_id = ? AND v.is_active = 1 AND v.category_id = ?",
-               (d["id"], x["category_id"]))
-    if v is None:
-        raise ToolError(f"{d['full_name']} has no active vehicle in the {x['category']} category this ride needs.")
+               (d["id"], x["category_id"]),
+               missing=f"{d['full_name']} has no active vehicle in the {x['category']} category this ride needs.")
     db.execute("UPDATE rides SET status = 'accepted', driver_id = ?, vehicle_id = ?, accepted_at = ? WHERE id = ?",
                (d["id"], v["id"], _now(db), x["id"]))
     db.execute("UPDATE drivers SET status = 'on_trip' WHERE id = ?", (d["id"],))
@@ -842,8 +837,7 @@ def release_ride(db: Db, driver_email: str, ride_id: int) -> dict:
         driver_email: the driver's e-mail address (the driver acting).
         ride_id: the ride's id.
     """
-    d = _driver(db, driver_email)
-    x = _drivers_ride(db, d, ride_id)
+    d, x = _driver_and_ride(db, driver_email, ride_id)
     if x["status"] != "accepted":
         raise ToolError(f"Ride #{ride_id} is {x['status']}; only accepted, not yet started rides can be released.")
     back = "scheduled" if x["scheduled_for"] else "requested"
@@ -861,8 +855,7 @@ def start_ride(db: Db, driver_email: str, ride_id: int) -> dict:
         driver_email: the driver's e-mail address (the driver acting).
         ride_id: the ride's id.
     """
-    d = _driver(db, driver_email)
-    x = _drivers_ride(db, d, ride_id)
+    _, x = _driver_and_ride(db, driver_email, ride_id)
     if x["status"] != "accepted":
         raise ToolError(f"Ride #{ride_id} is {x['status']}; only accepted rides can start.")
     db.execute("UPDATE rides SET status = 'in_progress', started_at = ? WHERE id = ?", (_now(db), x["id"]))
@@ -881,8 +874,7 @@ def complete_ride(db: Db, driver_email: str, ride_id: int, distance_km: float, d
         distance_km: kilometres driven, e.g. 12.4 (0.1 to 200).
         duration_min: minutes driven, 1 to 300.
     """
-    d = _driver(db, driver_email)
-    x = _drivers_ride(db, d, ride_id)
+    d, x = _driver_and_ride(db, driver_email, ride_id)
     if x["status"] != "in_progress":
         raise ToolError(f"Ride #{ride_id} is {x['status']}; only rides in progress can be completed.")
     if not 0.1 <= distance_km <= 200:
@@ -912,8 +904,7 @@ def rate_rider(db: Db, driver_email: str, ride_id: int, stars: int, comment: str
         stars: 1 to 5.
         comment: optional words about the rider.
     """
-    d = _driver(db, driver_email)
-    x = _drivers_ride(db, d, ride_id)
+    _, x = _driver_and_ride(db, driver_email, ride_id)
     return _rate(db, x, "driver", stars, comment)
 
 
@@ -928,9 +919,8 @@ def resolve_lost_item(db: Db, driver_email: str, report_id: int, outcome: Litera
         outcome: found, not_found or returned.
     """
     d = _driver(db, driver_email)
-    rep = db.one("SELECT * FROM lost_items WHERE id = ?", (report_id,))
-    if rep is None:
-        raise ToolError(f"No lost-item report {report_id}.")
+    rep = db.one("SELECT * FROM lost_items WHERE id = ?", (report_id,),
+                 missing=f"No lost-item report {report_id}.")
     _drivers_ride(db, d, rep["ride_id"])
     allowed = {"reported": ("found", "not_found"), "found": ("returned",)}.get(rep["status"], ())
     if outcome not in allowed:

@@ -32,6 +32,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -56,18 +57,10 @@ def _ascii(s: str) -> str:
     return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower().replace("'", "").replace(" ", "")
 
 
-def _ts(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
-def fare(cat: Row, decikm: int, minutes: int, surge: int) -> int:
-    raw10 = cat["base_fare_cents"] * 10 + cat["per_km_cents"] * decikm + cat["per_minute_cents"] * minutes * 10
-    return max(cat["minimum_fare_cents"], (2 * raw10 * surge + 1000) // 2000)
-
-
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
+        self.tools = ctx.tools  # the fare rule and the driver's share the tools apply
         self.rng = ctx.rng
         self.now = ctx.clock.replace(microsecond=0)
         self.t: dict[str, list[Row]] = {k: [] for k in (
@@ -155,14 +148,10 @@ class _World:
                                                      "expires": expires, "is_default": 1 if k == 0 else 0,
                                                      "is_active": 1, "added_at": _ts(ctx.moment_ago(20, 400))}))
         zones = self.t["zones"]
-        self.add("saved_places", {"rider_id": r["id"], "label": "Home", "address": self.street(),
-                                  "zone_id": ctx.pick(zones)["id"]})
-        if ctx.chance(0.65):
-            self.add("saved_places", {"rider_id": r["id"], "label": "Work", "address": self.street(),
-                                      "zone_id": ctx.pick(zones)["id"]})
-        if ctx.chance(0.2):
-            self.add("saved_places", {"rider_id": r["id"], "label": "Gym", "address": self.street(),
-                                      "zone_id": ctx.pick(zones)["id"]})
+        for label, chance in (("Home", None), ("Work", 0.65), ("Gym", 0.2)):
+            if chance is None or ctx.chance(chance):
+                self.add("saved_places", {"rider_id": r["id"], "label": label, "address": self.street(),
+                                          "zone_id": ctx.pick(zones)["id"]})
         return r
 
     def build_people(self) -> None:
@@ -188,16 +177,14 @@ class _World:
             cat = cats[i % 3] if i < 6 else ctx.weighted({cats[0]["id"]: 0.6, cats[1]["id"]: 0.25, cats[2]["id"]: 0.15})
             cat = cat if isinstance(cat, dict) else cats[cat - 1]
             if ctx.chance(0.15):
-                old = cats[0]
-                make, model = ctx.pick(CARS[old["code"]])
-                self.add("vehicles", {"driver_id": d["id"], "category_id": old["id"], "make": make, "model": model,
-                                      "color": ctx.pick(COLORS), "plate": self.plate(), "year": ctx.rng.randint(2008, 2015),
-                                      "is_active": 0})
-            make, model = ctx.pick(CARS[cat["code"]])
-            v = self.add("vehicles", {"driver_id": d["id"], "category_id": cat["id"], "make": make, "model": model,
-                                      "color": ctx.pick(COLORS), "plate": self.plate(), "year": ctx.rng.randint(2017, 2026),
-                                      "is_active": 1})
-            self.vehicle_of[d["id"]] = v
+                self.vehicle(d, cats[0], (2008, 2015), 0)  # an older car, no longer driven
+            self.vehicle_of[d["id"]] = self.vehicle(d, cat, (2017, 2026), 1)
+
+    def vehicle(self, d: Row, cat: Row, years: tuple[int, int], active: int) -> Row:
+        make, model = self.ctx.pick(CARS[cat["code"]])
+        return self.add("vehicles", {"driver_id": d["id"], "category_id": cat["id"], "make": make, "model": model,
+                                     "color": self.ctx.pick(COLORS), "plate": self.plate(),
+                                     "year": self.ctx.rng.randint(*years), "is_active": active})
 
     def plate(self) -> str:
         letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
@@ -211,6 +198,9 @@ class _World:
                                              "promo_id": promo and promo["id"], "amount_cents": amount,
                                              "created_at": _ts(when)})
             self.balance[rider_id] += amount
+
+    def driver_share(self, cents: int) -> int:
+        return cents * self.tools.DRIVER_SHARE // 100
 
     def places(self, rider: Row) -> list[Row]:
         return [p for p in self.t["saved_places"] if p["rider_id"] == rider["id"]]
@@ -252,7 +242,7 @@ class _World:
             "rider_id": rider["id"], "category_id": cat["id"], "driver_id": None, "vehicle_id": None,
             "payment_method_id": pm["id"], "status": status, "pickup_address": pa, "pickup_zone_id": pz,
             "dropoff_address": da, "dropoff_zone_id": dz, "scheduled_for": None, "distance_decikm": dk,
-            "duration_min": mins, "surge_pct": surge, "estimated_fare_cents": fare(cat, dk, mins, surge),
+            "duration_min": mins, "surge_pct": surge, "estimated_fare_cents": self.tools._fare(cat, dk, mins, surge),
             "fare_cents": None, "credit_applied_cents": 0, "cancellation_fee_cents": 0, "cancelled_by": None,
             "cancel_reason": None, "driver_earnings_cents": 0, "payout_id": None, "requested_at": _ts(requested),
             "accepted_at": None, "started_at": None, "completed_at": None, "cancelled_at": None})
@@ -304,7 +294,7 @@ class _World:
                     ["changed_plans", "driver_too_far", "wrong_pickup", "found_other_ride"])
                 if fate == "cancel_fee":
                     x["cancellation_fee_cents"] = cat["cancel_fee_cents"]
-                    x["driver_earnings_cents"] = cat["cancel_fee_cents"] * 80 // 100
+                    x["driver_earnings_cents"] = self.driver_share(cat["cancel_fee_cents"])
 
     def complete(self, x: Row, cat: Row, r: Row, extras: bool = True) -> None:
         ctx = self.ctx
@@ -313,10 +303,10 @@ class _World:
         dk = max(5, x["distance_decikm"] + ctx.rng.randint(-6, 9))
         mins = max(2, x["duration_min"] + ctx.rng.randint(-3, 6))
         end = start + timedelta(minutes=mins)
-        f = fare(cat, dk, mins, x["surge_pct"])
+        f = self.tools._fare(cat, dk, mins, x["surge_pct"])
         credit = min(self.balance[r["id"]], f)
         x.update({"started_at": _ts(start), "completed_at": _ts(end), "distance_decikm": dk, "duration_min": mins,
-                  "fare_cents": f, "credit_applied_cents": credit, "driver_earnings_cents": f * 80 // 100})
+                  "fare_cents": f, "credit_applied_cents": credit, "driver_earnings_cents": self.driver_share(f)})
         self.credit(r["id"], -credit, end, ride=x)
         if not extras:
             return
@@ -383,9 +373,7 @@ class _World:
             if not pool:
                 continue
             d = ctx.pick(pool)
-            self.new_ride(r, cat, self.now - timedelta(minutes=ctx.rng.randint(1, 4)), "requested", None,
-                          pickup_zone=d["zone_id"], surge=self.zone_surge(d["zone_id"]))
-            self.busy_riders.add(r["id"])
+            self.waiting_request(r, cat, d)
             planted = planted or unique_name(d)
         if not planted:
             # chance picked only categories without a free driver (or only namesakes): plant one request
@@ -395,10 +383,7 @@ class _World:
             if pools:
                 cat, pool = ctx.pick(pools)
                 d = ctx.pick(pool)
-                r = next(it)
-                self.new_ride(r, cat, self.now - timedelta(minutes=ctx.rng.randint(1, 4)), "requested", None,
-                              pickup_zone=d["zone_id"], surge=self.zone_surge(d["zone_id"]))
-                self.busy_riders.add(r["id"])
+                self.waiting_request(next(it), cat, d)
         # scheduled rides: some due within 45 minutes, others later
         for k in range(ctx.n(4, 30)):
             r = next(it)
@@ -407,6 +392,12 @@ class _World:
             when = self.now + (timedelta(minutes=ctx.rng.randint(20, 40)) if k % 2 == 0 else
                                timedelta(hours=ctx.rng.randint(5, 80)))
             x["scheduled_for"] = _ts(when.replace(second=0))
+
+    def waiting_request(self, r: Row, cat: Row, d: Row) -> None:
+        """A ride requested a few minutes ago in the zone of ``d``, an available driver of its category."""
+        self.new_ride(r, cat, self.now - timedelta(minutes=self.ctx.rng.randint(1, 4)), "requested", None,
+                      pickup_zone=d["zone_id"], surge=self.zone_surge(d["zone_id"]))
+        self.busy_riders.add(r["id"])
 
     def zone_surge(self, zid: int) -> int:
         return self.t["zones"][zid - 1]["surge_pct"]

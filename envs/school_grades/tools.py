@@ -17,11 +17,11 @@ every grade of that student in that term.
 from __future__ import annotations
 
 import math
-import re
-from datetime import date, datetime, timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_contains, parse_day, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -55,6 +55,21 @@ def letter(percent: float) -> str:
     return "A" if percent >= 90 else "B" if percent >= 80 else "C" if percent >= 70 else "D" if percent >= 60 else "F"
 
 
+def weighted_percent(categories: Iterable[tuple[float, float, float]]) -> float:
+    """The category-weighted percentage of graded work, rounded to 1 decimal: one (weight, points, max points)
+    per category that has graded work; the weights of the others are left out."""
+    parts = list(categories)
+    total_w = sum(w for w, _, _ in parts)
+    return round(100.0 * sum(w * pts / mx for w, pts, mx in parts) / total_w + 1e-9, 1)
+
+
+def term_gpa(lines: Iterable[tuple[str, float]]) -> float:
+    """The credit-weighted GPA (A=4 ... F=0) of (final letter, credits) lines, rounded to 2 decimals."""
+    parts = list(lines)
+    credits = sum(c for _, c in parts)
+    return round(sum(LETTER_POINTS[grade] * c for grade, c in parts) / credits + 1e-9, 2)
+
+
 def _weighted_percent(db: Db, section_id: int, student_id: int) -> float | None:
     rows = db.query("SELECT c.weight, SUM(g.points) AS pts, SUM(a.max_points) AS mx FROM grades g "
                     "JOIN assignments a ON a.id = g.assignment_id JOIN grade_categories c ON c.id = a.category_id "
@@ -62,8 +77,7 @@ def _weighted_percent(db: Db, section_id: int, student_id: int) -> float | None:
                     (section_id, student_id))
     if not rows:
         return None
-    total_w = sum(r["weight"] for r in rows)
-    return round(100.0 * sum(r["weight"] * r["pts"] / r["mx"] for r in rows) / total_w + 1e-9, 1)
+    return weighted_percent((r["weight"], r["pts"], r["mx"]) for r in rows)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -71,19 +85,9 @@ def _weighted_percent(db: Db, section_id: int, student_id: int) -> float | None:
 # ----------------------------------------------------------------------------------------------
 
 
-def _date(value: str, what: str) -> date:
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            raise ValueError
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD (got {value!r})") from None
-
-
 def _staff(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM teachers WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No staff member with e-mail {email!r}. Use find_teachers to look staff up by name.")
+    row = db.one("SELECT * FROM teachers WHERE lower(email) = lower(?)", (email.strip(),),
+                 missing=f"No staff member with e-mail {email!r}. Use find_teachers to look staff up by name.")
     if not row["is_active"]:
         raise ToolError(f"{row['full_name']}'s staff account is deactivated.")
     return row
@@ -97,25 +101,19 @@ def _registrar(db: Db, email: str, what: str) -> dict[str, Any]:
 
 
 def _student(db: Db, student_number: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM students WHERE student_number = ?", (student_number.strip(),))
-    if row is None:
-        raise ToolError(f"No student with number {student_number!r}. Student numbers have 7 digits; use "
-                        "find_students to look a student up by name.")
-    return row
+    return db.one("SELECT * FROM students WHERE student_number = ?", (student_number.strip(),),
+                  missing=f"No student with number {student_number!r}. Student numbers have 7 digits; use "
+                          "find_students to look a student up by name.")
 
 
 def _student_by_email(db: Db, email: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM students WHERE lower(email) = lower(?)", (email.strip(),))
-    if row is None:
-        raise ToolError(f"No student account with e-mail {email!r}; students act under their own school e-mail.")
-    return row
+    return db.one("SELECT * FROM students WHERE lower(email) = lower(?)", (email.strip(),),
+                  missing=f"No student account with e-mail {email!r}; students act under their own school e-mail.")
 
 
 def _term(db: Db, code: str) -> dict[str, Any]:
-    row = db.one("SELECT * FROM terms WHERE upper(code) = upper(?)", (code.strip(),))
-    if row is None:
-        raise ToolError(f"No term with code {code!r}. Use list_terms to see the term codes.")
-    return row
+    return db.one("SELECT * FROM terms WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No term with code {code!r}. Use list_terms to see the term codes.")
 
 
 _SECTION_SQL = ("SELECT s.*, c.code AS course_code, c.title AS course_title, c.department_id, c.credits, "
@@ -126,10 +124,8 @@ _SECTION_SQL = ("SELECT s.*, c.code AS course_code, c.title AS course_title, c.d
 
 
 def _section(db: Db, section_id: int) -> dict[str, Any]:
-    row = db.one(_SECTION_SQL, (section_id,))
-    if row is None:
-        raise ToolError(f"No section with id {section_id}. Use list_sections to find section ids.")
-    return row
+    return db.one(_SECTION_SQL, (section_id,),
+                  missing=f"No section with id {section_id}. Use list_sections to find section ids.")
 
 
 def _own_section(db: Db, actor: dict[str, Any], sec: dict[str, Any], what: str) -> None:
@@ -138,12 +134,29 @@ def _own_section(db: Db, actor: dict[str, Any], sec: dict[str, Any], what: str) 
                         f"({sec['teacher_name']} does); only a section's own teacher can {what}.")
 
 
+def _teacher_section(db: Db, teacher_email: str, section_id: int, what: str) -> tuple[dict, dict]:
+    """The acting teacher and their own section (``what`` names the action refused to anyone else)."""
+    actor = _staff(db, teacher_email)
+    sec = _section(db, section_id)
+    _own_section(db, actor, sec, what)
+    return actor, sec
+
+
 def _assignment(db: Db, assignment_id: int) -> dict[str, Any]:
-    row = db.one("SELECT a.*, c.name AS category FROM assignments a JOIN grade_categories c ON c.id = a.category_id "
-                 "WHERE a.id = ?", (assignment_id,))
-    if row is None:
-        raise ToolError(f"No assignment with id {assignment_id}. Use list_assignments with the section id.")
-    return row
+    return db.one("SELECT a.*, c.name AS category FROM assignments a JOIN grade_categories c ON c.id = a.category_id "
+                  "WHERE a.id = ?", (assignment_id,),
+                  missing=f"No assignment with id {assignment_id}. Use list_assignments with the section id.")
+
+
+def _assignment_section(db: Db, assignment_id: int) -> tuple[dict, dict]:
+    """An assignment and the section it belongs to."""
+    a = _assignment(db, assignment_id)
+    return a, _section(db, a["section_id"])
+
+
+def _report_card(db: Db, report_card_id: int) -> dict[str, Any]:
+    return db.one("SELECT * FROM report_cards WHERE id = ?", (report_card_id,),
+                  missing=f"No report card with id {report_card_id}.")
 
 
 def _enrolment(db: Db, student_id: int, section_id: int) -> dict[str, Any] | None:
@@ -269,13 +282,13 @@ def list_sections(db: Db, term_code: str, course_code: str | None = None, teache
     """
     _limit(limit)
     t = _term(db, term_code)
+    where, params = filters(("upper(c.code) = upper(?)", course_code), ("lower(tc.email) = lower(?)", teacher_email))
     return db.query("SELECT s.id AS section_id, c.code AS course_code, c.title AS course_title, s.section_code, "
                     "tc.full_name AS teacher, s.meeting_days, s.start_time, s.end_time, s.room, s.capacity, "
                     "s.capacity - (SELECT COUNT(*) FROM enrolments e WHERE e.section_id = s.id AND e.status <> 'dropped') "
                     "AS seats_left FROM sections s JOIN courses c ON c.id = s.course_id JOIN teachers tc ON "
-                    "tc.id = s.teacher_id WHERE s.term_id = ? AND (? IS NULL OR upper(c.code) = upper(?)) AND "
-                    "(? IS NULL OR lower(tc.email) = lower(?)) ORDER BY c.code, s.section_code LIMIT ?",
-                    (t["id"], course_code, course_code, teacher_email, teacher_email, limit))
+                    f"tc.id = s.teacher_id WHERE s.term_id = ? AND {where} ORDER BY c.code, s.section_code LIMIT ?",
+                    (t["id"], *params, limit))
 
 
 @tool
@@ -403,12 +416,12 @@ def list_attendance(db: Db, section_id: int, student_number: str | None = None, 
     _limit(limit)
     _section(db, section_id)
     sid = _student(db, student_number)["id"] if student_number else None
-    f = _date(date_from, "date_from").isoformat() if date_from else None
-    t = _date(date_to, "date_to").isoformat() if date_to else None
+    f = parse_day(date_from, "date_from", "2026-02-02").isoformat() if date_from else None
+    t = parse_day(date_to, "date_to", "2026-02-13").isoformat() if date_to else None
+    where, params = filters(("a.student_id = ?", sid), ("a.day >= ?", f), ("a.day <= ?", t))
     return db.query("SELECT a.day, st.student_number, st.full_name, a.status FROM attendance a JOIN students st ON "
-                    "st.id = a.student_id WHERE a.section_id = ? AND (? IS NULL OR a.student_id = ?) AND "
-                    "(? IS NULL OR a.day >= ?) AND (? IS NULL OR a.day <= ?) ORDER BY a.day DESC, st.full_name LIMIT ?",
-                    (section_id, sid, sid, f, f, t, t, limit))
+                    f"st.id = a.student_id WHERE a.section_id = ? AND {where} "
+                    "ORDER BY a.day DESC, st.full_name LIMIT ?", (section_id, *params, limit))
 
 
 @tool
@@ -463,13 +476,12 @@ def list_appeals(db: Db, section_id: int | None = None, student_number: str | No
     if section_id is None and student_number is None:
         raise ToolError("Give a section_id or a student_number.")
     sid = _student(db, student_number)["id"] if student_number else None
+    where, params = filters(("a.section_id = ?", section_id), ("ap.student_id = ?", sid), ("ap.status = ?", status))
     return db.query("SELECT ap.id AS appeal_id, st.student_number, st.full_name, a.id AS assignment_id, a.title, "
                     "a.section_id, a.max_points, g.id AS grade_id, g.raw_points, g.points, ap.reason, ap.status, "
                     "ap.opened_at, ap.decided_at, ap.decision_note FROM grade_appeals ap JOIN grades g ON "
                     "g.id = ap.grade_id JOIN assignments a ON a.id = g.assignment_id JOIN students st ON "
-                    "st.id = ap.student_id WHERE (? IS NULL OR a.section_id = ?) AND (? IS NULL OR ap.student_id = ?) "
-                    "AND (? IS NULL OR ap.status = ?) ORDER BY ap.opened_at, ap.id LIMIT ?",
-                    (section_id, section_id, sid, sid, status, status, limit))
+                    f"st.id = ap.student_id WHERE {where} ORDER BY ap.opened_at, ap.id LIMIT ?", (*params, limit))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -587,9 +599,7 @@ def create_assignment(db: Db, teacher_email: str, section_id: int, title: str, c
         max_late_days: how many days late work is still accepted (default 3).
         publish: publish it to students now (default true) or keep it as a draft.
     """
-    actor = _staff(db, teacher_email)
-    sec = _section(db, section_id)
-    _own_section(db, actor, sec, "add assignments")
+    actor, sec = _teacher_section(db, teacher_email, section_id, "add assignments")
     if sec["term_status"] != "active":
         raise ToolError(f"Term {sec['term_code']} is {sec['term_status']}; assignments are added in the active term.")
     cat = db.one("SELECT id FROM grade_categories WHERE section_id = ? AND name = ?", (section_id, category))
@@ -629,8 +639,7 @@ def publish_assignment(db: Db, teacher_email: str, assignment_id: int) -> dict:
         assignment_id: the assignment's id.
     """
     actor = _staff(db, teacher_email)
-    a = _assignment(db, assignment_id)
-    sec = _section(db, a["section_id"])
+    a, sec = _assignment_section(db, assignment_id)
     _own_section(db, actor, sec, "publish its assignments")
     if a["status"] != "draft":
         raise ToolError(f"'{a['title']}' is already published.")
@@ -651,8 +660,7 @@ def submit_assignment(db: Db, student_email: str, assignment_id: int) -> dict:
         assignment_id: the assignment's id.
     """
     st = _student_by_email(db, student_email)
-    a = _assignment(db, assignment_id)
-    sec = _section(db, a["section_id"])
+    a, sec = _assignment_section(db, assignment_id)
     e = _enrolment(db, st["id"], sec["id"])
     if e is None or e["status"] != "enrolled":
         raise ToolError(f"{st['full_name']} is not enrolled in {sec['course_code']} section {sec['section_code']}.")
@@ -687,14 +695,12 @@ def grade_submission(db: Db, teacher_email: str, assignment_id: int, student_num
         comment: optional feedback for the student.
     """
     actor = _staff(db, teacher_email)
-    a = _assignment(db, assignment_id)
-    sec = _section(db, a["section_id"])
+    a, sec = _assignment_section(db, assignment_id)
     _own_section(db, actor, sec, "grade its work")
     st = _student(db, student_number)
     _check_unlocked(db, st, sec)
-    sub = db.one("SELECT * FROM submissions WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"]))
-    if sub is None:
-        raise ToolError(f"{st['full_name']} has not submitted '{a['title']}'; only submitted work can be graded.")
+    sub = db.one("SELECT * FROM submissions WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"]),
+                 missing=f"{st['full_name']} has not submitted '{a['title']}'; only submitted work can be graded.")
     if db.value("SELECT 1 FROM grades WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"])):
         raise ToolError(f"'{a['title']}' is already graded for {st['full_name']}; use update_grade to change it.")
     if not 0 <= raw_points <= a["max_points"]:
@@ -719,11 +725,9 @@ def update_grade(db: Db, teacher_email: str, grade_id: int, raw_points: float) -
         raw_points: the corrected score before the late penalty.
     """
     actor = _staff(db, teacher_email)
-    g = db.one("SELECT * FROM grades WHERE id = ?", (grade_id,))
-    if g is None:
-        raise ToolError(f"No grade with id {grade_id}.")
-    a = _assignment(db, g["assignment_id"])
-    sec = _section(db, a["section_id"])
+    g = db.one("SELECT * FROM grades WHERE id = ?", (grade_id,),
+               missing=f"No grade with id {grade_id}.")
+    a, sec = _assignment_section(db, g["assignment_id"])
     _own_section(db, actor, sec, "change its grades")
     st = db.one("SELECT * FROM students WHERE id = ?", (g["student_id"],))
     _check_unlocked(db, st, sec)
@@ -749,12 +753,10 @@ def record_attendance(db: Db, teacher_email: str, section_id: int, student_numbe
         day: the class day, YYYY-MM-DD.
         status: present, absent, late or excused.
     """
-    actor = _staff(db, teacher_email)
-    sec = _section(db, section_id)
-    _own_section(db, actor, sec, "take its attendance")
+    actor, sec = _teacher_section(db, teacher_email, section_id, "take its attendance")
     if sec["term_status"] != "active":
         raise ToolError(f"Term {sec['term_code']} is {sec['term_status']}; attendance is taken in the active term.")
-    d = _date(day, "day")
+    d = parse_day(day, "day", "2026-02-09")
     if d > db.today() or not sec["start_date"] <= d.isoformat() <= sec["end_date"]:
         raise ToolError(f"{d.isoformat()} is in the future or outside the term.")
     if d.weekday() not in WEEKDAYS[sec["meeting_days"]]:
@@ -792,9 +794,7 @@ def compute_final_grade(db: Db, teacher_email: str, section_id: int, student_num
         section_id: the section's id.
         student_number: the student's 7-digit number.
     """
-    actor = _staff(db, teacher_email)
-    sec = _section(db, section_id)
-    _own_section(db, actor, sec, "compute its final grades")
+    actor, sec = _teacher_section(db, teacher_email, section_id, "compute its final grades")
     if sec["term_status"] != "grading":
         raise ToolError(f"Term {sec['term_code']} is {sec['term_status']}; final grades are computed while a term is "
                         "being graded.")
@@ -838,8 +838,7 @@ def generate_report_card(db: Db, registrar_email: str, student_number: str, term
     pending = [r["code"] for r in rows if r["status"] != "completed"]
     if pending:
         raise ToolError(f"Final grades are still missing for {', '.join(pending)}; the teachers must compute them first.")
-    credits = sum(r["credits"] for r in rows)
-    gpa = round(sum(LETTER_POINTS[r["final_letter"]] * r["credits"] for r in rows) / credits + 1e-9, 2)
+    gpa = term_gpa((r["final_letter"], r["credits"]) for r in rows)
     rid = db.insert("report_cards", {"student_id": st["id"], "term_id": t["id"], "status": "draft", "comment": "",
                                      "gpa": gpa, "created_at": _now(db)})
     for r in rows:
@@ -858,9 +857,7 @@ def set_report_card_comment(db: Db, registrar_email: str, report_card_id: int, c
         comment: the comment, up to 500 characters.
     """
     _registrar(db, registrar_email, "edit report cards")
-    rc = db.one("SELECT * FROM report_cards WHERE id = ?", (report_card_id,))
-    if rc is None:
-        raise ToolError(f"No report card with id {report_card_id}.")
+    rc = _report_card(db, report_card_id)
     if rc["status"] != "draft":
         raise ToolError("This report card is published and locked.")
     if not 1 <= len(comment.strip()) <= 500:
@@ -879,9 +876,7 @@ def publish_report_card(db: Db, registrar_email: str, report_card_id: int) -> di
         report_card_id: the report card's id.
     """
     actor = _registrar(db, registrar_email, "publish report cards")
-    rc = db.one("SELECT * FROM report_cards WHERE id = ?", (report_card_id,))
-    if rc is None:
-        raise ToolError(f"No report card with id {report_card_id}.")
+    rc = _report_card(db, report_card_id)
     if rc["status"] != "draft":
         raise ToolError("This report card is already published.")
     stale = db.value("SELECT COUNT(*) FROM report_card_lines l JOIN enrolments e ON e.section_id = l.section_id AND "
@@ -919,9 +914,9 @@ def send_parent_message(db: Db, teacher_email: str, student_number: str, guardia
         raise ToolError(f"{actor['full_name']} does not teach {st['full_name']} this year; only their teachers can "
                         "message the family.")
     g = db.one("SELECT g.* FROM guardians g JOIN student_guardians sg ON sg.guardian_id = g.id WHERE sg.student_id = ? "
-               "AND lower(g.email) = lower(?)", (st["id"], guardian_email.strip()))
-    if g is None:
-        raise ToolError(f"{guardian_email!r} is not a guardian of {st['full_name']}; see get_student for their guardians.")
+               "AND lower(g.email) = lower(?)", (st["id"], guardian_email.strip()),
+               missing=f"{guardian_email!r} is not a guardian of {st['full_name']}; "
+                       "see get_student for their guardians.")
     if not 1 <= len(subject.strip()) <= 120 or not body.strip():
         raise ToolError("Give a subject (1 to 120 characters) and a message body.")
     mid = db.insert("messages", {"teacher_id": actor["id"], "guardian_id": g["id"], "student_id": st["id"],
@@ -943,8 +938,7 @@ def open_grade_appeal(db: Db, student_email: str, grade_id: int, reason: str) ->
     g = db.one("SELECT * FROM grades WHERE id = ?", (grade_id,))
     if g is None or g["student_id"] != st["id"]:
         raise ToolError(f"{st['full_name']} has no grade with id {grade_id}; students can only appeal their own grades.")
-    a = _assignment(db, g["assignment_id"])
-    sec = _section(db, a["section_id"])
+    a, sec = _assignment_section(db, g["assignment_id"])
     _check_unlocked(db, st, sec)
     if db.now() - datetime.fromisoformat(g["graded_at"]) > timedelta(days=APPEAL_WINDOW_DAYS):
         raise ToolError(f"'{a['title']}' was graded on {g['graded_at'][:10]}; appeals must be opened within "
@@ -974,12 +968,10 @@ def decide_grade_appeal(db: Db, staff_email: str, appeal_id: int, decision: Lite
         new_raw_points: the new raw score (required when accepting).
     """
     actor = _staff(db, staff_email)
-    ap = db.one("SELECT * FROM grade_appeals WHERE id = ?", (appeal_id,))
-    if ap is None:
-        raise ToolError(f"No appeal with id {appeal_id}. Use list_appeals.")
+    ap = db.one("SELECT * FROM grade_appeals WHERE id = ?", (appeal_id,),
+                missing=f"No appeal with id {appeal_id}. Use list_appeals.")
     g = db.one("SELECT * FROM grades WHERE id = ?", (ap["grade_id"],))
-    a = _assignment(db, g["assignment_id"])
-    sec = _section(db, a["section_id"])
+    a, sec = _assignment_section(db, g["assignment_id"])
     if sec["teacher_id"] != actor["id"] and not (actor["role"] == "head_of_department"
                                                  and actor["department_id"] == sec["department_id"]):
         raise ToolError(f"Only {sec['teacher_name']} (the section's teacher) or the head of its department can decide "

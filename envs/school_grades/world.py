@@ -18,10 +18,10 @@ without a fall report card whose grades are all final, spring sections with free
 
 from __future__ import annotations
 
-import math
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 # fmt: off
@@ -55,32 +55,15 @@ CATEGORY_SETS = [[("homework", 20), ("quizzes", 20), ("tests", 40), ("project", 
 FALL_WORK = {"homework": ["Homework Packet"], "quizzes": ["Quiz 1"], "tests": ["Final Exam"],
              "project": ["Term Project"], "participation": ["Participation"]}
 POINTS = {"homework": 20, "quizzes": 25, "tests": 100, "project": 50, "participation": 10}
-LETTER_POINTS = {"A": 4.0, "B": 3.0, "C": 2.0, "D": 1.0, "F": 0.0}
 ATT_DAYS = {"MWF": ["2026-02-04", "2026-02-06", "2026-02-09"], "TR": ["2026-02-03", "2026-02-05", "2026-02-10"]}
 SUBJECTS = ["Missing homework", "Great progress this month", "Upcoming test", "Attendance concern", "Project reminder"]
 # fmt: on
 
 
-def late_days(submitted_at: str, due_at: str) -> int:
-    secs = (datetime.fromisoformat(submitted_at) - datetime.fromisoformat(due_at)).total_seconds()
-    return 0 if secs <= 0 else math.ceil(secs / 86400)
-
-
-def apply_penalty(raw: float, pct: float) -> float:
-    return round(raw * (100.0 - pct) / 100.0, 2)
-
-
-def letter(p: float) -> str:
-    return "A" if p >= 90 else "B" if p >= 80 else "C" if p >= 70 else "D" if p >= 60 else "F"
-
-
-def _iso(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
-
-
 class _School:
     def __init__(self, ctx: WorldContext):
         self.ctx, self.rng = ctx, ctx.rng
+        self.rules = ctx.tools  # late days, penalties, letters, weighted percentages and GPAs as the tools compute them
         self.now = ctx.clock.replace(microsecond=0)
         self.t: dict[str, list[dict[str, Any]]] = {k: [] for k in [
             "terms", "departments", "teachers", "students", "guardians", "student_guardians", "courses",
@@ -241,17 +224,17 @@ class _School:
 
     # ------------------------------------------------------------------------------------------
     def _grade(self, st: dict, sec: dict, a: dict, sub_at: datetime, graded_at: datetime | None, skill: float) -> None:
-        rng = self.rng
-        days = late_days(_iso(sub_at), a["due_at"])
+        rng, rules = self.rng, self.rules
+        days = rules.late_days(_iso(sub_at), a["due_at"])
         self.add("submissions", {"assignment_id": a["id"], "student_id": st["id"], "submitted_at": _iso(sub_at),
                                  "days_late": days})
         if graded_at is None:
             return
         raw = min(a["max_points"], max(0.0, round(a["max_points"] * min(1.0, rng.gauss(skill, 0.08)) * 2) / 2))
-        pct = min(100.0, days * a["late_penalty_per_day"])
+        pct = rules.penalty_pct(days, a["late_penalty_per_day"])
         self.add("grades", {"assignment_id": a["id"], "student_id": st["id"], "raw_points": raw,
-                            "late_penalty_pct": pct, "points": apply_penalty(raw, pct), "graded_by": sec["teacher_id"],
-                            "graded_at": _iso(graded_at), "comment": ""})
+                            "late_penalty_pct": pct, "points": rules.apply_penalty(raw, pct),
+                            "graded_by": sec["teacher_id"], "graded_at": _iso(graded_at), "comment": ""})
 
     def fall_assignments(self) -> None:
         rng = self.rng
@@ -296,8 +279,7 @@ class _School:
         if not by_cat:
             return None
         ws = {c["id"]: c["weight"] for c in sec["_cats"]}
-        tw = sum(ws[c] for c in by_cat)
-        return round(100.0 * sum(ws[c] * v[0] / v[1] for c, v in by_cat.items()) / tw + 1e-9, 1)
+        return self.rules.weighted_percent((ws[c], pts, mx) for c, (pts, mx) in by_cat.items())
 
     def finals(self) -> None:
         rng = self.rng
@@ -309,7 +291,7 @@ class _School:
                 continue
             p = self.weighted(sec, e["student_id"])
             if p is not None:
-                e.update(status="completed", final_percent=p, final_letter=letter(p))
+                e.update(status="completed", final_percent=p, final_letter=self.rules.letter(p))
         # report cards for students whose fall grades are all final; at least two of them have none yet, so
         # the report-card templates always have students to draw
         fall_of = {st["id"]: [e for e in self.t["enrolments"] if e["student_id"] == st["id"] and e["section_id"] in secs]
@@ -333,9 +315,8 @@ class _School:
                 skipped += 1
                 skipped_unique += unique
                 continue  # not generated yet
-            credits = sum(self.course[secs[e["section_id"]]["_code"]]["credits"] for e in fall)
-            gpa = round(sum(LETTER_POINTS[e["final_letter"]] * self.course[secs[e["section_id"]]["_code"]]["credits"]
-                            for e in fall) / credits + 1e-9, 2)
+            gpa = self.rules.term_gpa((e["final_letter"], self.course[secs[e["section_id"]]["_code"]]["credits"])
+                                      for e in fall)
             created = datetime(2026, 1, 30, 10) + timedelta(hours=rng.randint(0, 100))
             pub = r >= 0.27
             rc = self.add("report_cards", {"student_id": st["id"], "term_id": 1, "status": "published" if pub else "draft",

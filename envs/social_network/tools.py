@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, like_contains, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -28,10 +28,8 @@ MAX_GROUP_ADMINS = 5
 
 
 def _user(db: Db, username: str, what: str = "user") -> dict[str, Any]:
-    row = db.one("SELECT * FROM users WHERE username = ?", (username.strip().lstrip("@").lower(),))
-    if row is None:
-        raise ToolError(f"No {what} with username {username!r}. Use search_users to find people by name.")
-    return row
+    return db.one("SELECT * FROM users WHERE username = ?", (username.strip().lstrip("@").lower(),),
+                  missing=f"No {what} with username {username!r}. Use search_users to find people by name.")
 
 
 def _actor(db: Db, username: str) -> dict[str, Any]:
@@ -58,8 +56,24 @@ def _other(db: Db, me: dict[str, Any], username: str, what: str = "user") -> dic
     return u
 
 
+def _pair(a: int, b: int) -> tuple[int, int]:
+    """Two people's ids as a friendship row stores them: the smaller first."""
+    return min(a, b), max(a, b)
+
+
 def _friends(db: Db, a: int, b: int) -> bool:
-    return db.value("SELECT 1 FROM friendships WHERE user_a_id = ? AND user_b_id = ?", (min(a, b), max(a, b))) is not None
+    return db.value("SELECT 1 FROM friendships WHERE user_a_id = ? AND user_b_id = ?", _pair(a, b)) is not None
+
+
+def _end_link(db: Db, username: str, other_username: str, sql: str, refusal: str, pair: bool = False) -> dict[str, Any]:
+    """Delete the acting user's friendship, follow or block of someone (``sql`` takes the acting user's id, then
+    theirs; with ``pair``, as a friendship stores them); refuse with ``refusal`` (``{}``: their username) if there
+    was none. Returns the other person."""
+    me = _actor(db, username)
+    u = _user(db, other_username)
+    if not db.execute(sql, _pair(me["id"], u["id"]) if pair else (me["id"], u["id"])):
+        raise ToolError(refusal.format(u["username"]))
+    return u
 
 
 def _friend_ids(db: Db, uid: int) -> list[int]:
@@ -72,10 +86,8 @@ def _member(db: Db, group_id: int, uid: int) -> dict[str, Any] | None:
 
 
 def _group(db: Db, name: str) -> dict[str, Any]:
-    g = db.one("SELECT * FROM groups WHERE lower(name) = lower(?)", (name.strip(),))
-    if g is None:
-        raise ToolError(f"No group named {name!r}. list_groups finds groups by name.")
-    return g
+    return db.one("SELECT * FROM groups WHERE lower(name) = lower(?)", (name.strip(),),
+                  missing=f"No group named {name!r}. list_groups finds groups by name.")
 
 
 def _can_see(db: Db, me: dict[str, Any], p: dict[str, Any]) -> bool:
@@ -98,6 +110,11 @@ def _post(db: Db, me: dict[str, Any], post_id: int) -> dict[str, Any]:
     return p
 
 
+def _publish(db: Db, me: dict[str, Any], group_id: int | None, body: str, visibility: str) -> int:
+    return db.insert("posts", {"author_id": me["id"], "group_id": group_id, "body": body, "visibility": visibility,
+                               "status": "visible", "created_at": _now(db), "removed_at": None})
+
+
 def _notify(db: Db, user_id: int, kind: str, actor_id: int | None, message: str, post_id: int | None = None,
             group_id: int | None = None) -> None:
     db.insert("notifications", {"user_id": user_id, "kind": kind, "actor_id": actor_id, "post_id": post_id,
@@ -109,6 +126,15 @@ def _post_row(db: Db, p: dict[str, Any]) -> dict[str, Any]:
             "body": p["body"], "visibility": p["visibility"], "created_at": p["created_at"],
             "reactions": db.value("SELECT COUNT(*) FROM reactions WHERE post_id = ?", (p["id"],)),
             "comments": db.value("SELECT COUNT(*) FROM comments WHERE post_id = ? AND status = 'visible'", (p["id"],))}
+
+
+def _membership(db: Db, g: dict[str, Any], username: str) -> tuple[dict, dict]:
+    """A member of a group and their membership row."""
+    u = _user(db, username)
+    m = _member(db, g["id"], u["id"])
+    if m is None:
+        raise ToolError(f"@{u['username']} is not a member of '{g['name']}'.")
+    return u, m
 
 
 def _group_admin(db: Db, me: dict[str, Any], g: dict[str, Any], what: str) -> dict[str, Any]:
@@ -508,7 +534,8 @@ def respond_to_friend_request(db: Db, username: str, request_id: int, accept: bo
     now = _now(db)
     db.execute("UPDATE friend_requests SET status = ?, responded_at = ? WHERE id = ?", ("accepted" if accept else "declined", now, request_id))
     if accept:
-        db.insert("friendships", {"user_a_id": min(me["id"], s["id"]), "user_b_id": max(me["id"], s["id"]), "since": now})
+        a, b = _pair(me["id"], s["id"])
+        db.insert("friendships", {"user_a_id": a, "user_b_id": b, "since": now})
         _notify(db, s["id"], "friend_accepted", me["id"], f"{me['display_name']} accepted your friend request.")
     return {"request_id": request_id, "status": "accepted" if accept else "declined", "from": s["username"]}
 
@@ -521,10 +548,8 @@ def unfriend(db: Db, username: str, friend_username: str) -> dict:
         username: the acting user's username.
         friend_username: the friend to remove.
     """
-    me = _actor(db, username)
-    u = _user(db, friend_username)
-    if not db.execute("DELETE FROM friendships WHERE user_a_id = ? AND user_b_id = ?", (min(me["id"], u["id"]), max(me["id"], u["id"]))):
-        raise ToolError(f"You and @{u['username']} are not friends.")
+    u = _end_link(db, username, friend_username, "DELETE FROM friendships WHERE user_a_id = ? AND user_b_id = ?",
+                  "You and @{} are not friends.", pair=True)
     return {"unfriended": u["username"]}
 
 
@@ -553,10 +578,8 @@ def unfollow(db: Db, username: str, target_username: str) -> dict:
         username: the acting user's username.
         target_username: who to stop following.
     """
-    me = _actor(db, username)
-    u = _user(db, target_username)
-    if not db.execute("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", (me["id"], u["id"])):
-        raise ToolError(f"You do not follow @{u['username']}.")
+    u = _end_link(db, username, target_username, "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
+                  "You do not follow @{}.")
     return {"unfollowed": u["username"]}
 
 
@@ -577,7 +600,7 @@ def block_user(db: Db, username: str, target_username: str) -> dict:
         raise ToolError(f"You have already blocked @{u['username']}.")
     now = _now(db)
     db.insert("blocks", {"blocker_id": me["id"], "blocked_id": u["id"], "created_at": now})
-    ended = db.execute("DELETE FROM friendships WHERE user_a_id = ? AND user_b_id = ?", (min(me["id"], u["id"]), max(me["id"], u["id"])))
+    ended = db.execute("DELETE FROM friendships WHERE user_a_id = ? AND user_b_id = ?", _pair(me["id"], u["id"]))
     cancelled = db.execute("UPDATE friend_requests SET status = 'cancelled', responded_at = ? WHERE status = 'pending' AND "
                            "((sender_id = ? AND receiver_id = ?) OR (sender_id = ? AND receiver_id = ?))",
                            (now, me["id"], u["id"], u["id"], me["id"]))
@@ -594,10 +617,8 @@ def unblock_user(db: Db, username: str, target_username: str) -> dict:
         username: the acting user's username.
         target_username: who to unblock.
     """
-    me = _actor(db, username)
-    u = _user(db, target_username)
-    if not db.execute("DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me["id"], u["id"])):
-        raise ToolError(f"You have not blocked @{u['username']}.")
+    u = _end_link(db, username, target_username, "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?",
+                  "You have not blocked @{}.")
     return {"unblocked": u["username"]}
 
 
@@ -639,12 +660,9 @@ def create_post(db: Db, username: str, body: str, visibility: Visibility | None 
         visibility: "public" or "friends".
     """
     me = _actor(db, username)
-    b = body.strip()
-    if not 1 <= len(b) <= MAX_POST:
-        raise ToolError(f"A post must be 1 to {MAX_POST} characters.")
+    b = clean_text(body, "A post", 1, MAX_POST)
     vis = visibility or db.value("SELECT default_post_visibility FROM privacy_settings WHERE user_id = ?", (me["id"],))
-    pid = db.insert("posts", {"author_id": me["id"], "group_id": None, "body": b, "visibility": vis, "status": "visible",
-                              "created_at": _now(db), "removed_at": None})
+    pid = _publish(db, me, None, b, vis)
     return {"post_id": pid, "visibility": vis}
 
 
@@ -664,9 +682,7 @@ def comment_on_post(db: Db, username: str, post_id: int, body: str) -> dict:
         raise ToolError(f"Post {post_id} was removed; it cannot take comments.")
     if p["group_id"] and not _member(db, p["group_id"], me["id"]):
         raise ToolError("Only members of the group can comment on its posts; join it first.")
-    b = body.strip()
-    if not 1 <= len(b) <= MAX_COMMENT:
-        raise ToolError(f"A comment must be 1 to {MAX_COMMENT} characters.")
+    b = clean_text(body, "A comment", 1, MAX_COMMENT)
     cid = db.insert("comments", {"post_id": post_id, "author_id": me["id"], "body": b, "status": "visible", "created_at": _now(db)})
     if p["author_id"] != me["id"]:
         _notify(db, p["author_id"], "comment", me["id"], f"{me['display_name']} commented on your post.", post_id=post_id)
@@ -726,9 +742,7 @@ def send_message(db: Db, username: str, to_username: str, body: str) -> dict:
     u = _other(db, me, to_username)
     if not _friends(db, me["id"], u["id"]):
         raise ToolError(f"You can only message friends, and @{u['username']} is not your friend. Send a friend request first.")
-    b = body.strip()
-    if not 1 <= len(b) <= 2000:
-        raise ToolError("A message must be 1 to 2000 characters.")
+    b = clean_text(body, "A message", 1, 2000)
     mid = db.insert("direct_messages", {"sender_id": me["id"], "recipient_id": u["id"], "body": b, "sent_at": _now(db), "read_at": None})
     _notify(db, u["id"], "message", me["id"], f"New message from {me['display_name']}.")
     return {"message_id": mid, "to": u["username"]}
@@ -792,9 +806,8 @@ def decide_join_request(db: Db, username: str, request_id: int, approve: bool) -
         approve: true to approve, false to reject.
     """
     me = _actor(db, username)
-    r = db.one("SELECT * FROM group_join_requests WHERE id = ?", (request_id,))
-    if r is None:
-        raise ToolError(f"No join request {request_id}.")
+    r = db.one("SELECT * FROM group_join_requests WHERE id = ?", (request_id,),
+               missing=f"No join request {request_id}.")
     g = db.one("SELECT * FROM groups WHERE id = ?", (r["group_id"],))
     _group_admin(db, me, g, "decide join requests")
     if r["status"] != "pending":
@@ -823,10 +836,7 @@ def set_member_role(db: Db, username: str, group_name: str, member_username: str
     g = _group(db, group_name)
     if g["owner_id"] != me["id"]:
         raise ToolError(f"Only the owner of '{g['name']}' can change roles.")
-    u = _user(db, member_username)
-    m = _member(db, g["id"], u["id"])
-    if m is None:
-        raise ToolError(f"@{u['username']} is not a member of '{g['name']}'.")
+    u, m = _membership(db, g, member_username)
     if m["role"] == "owner":
         raise ToolError("The owner's role cannot change.")
     if m["role"] == role:
@@ -850,14 +860,11 @@ def remove_group_member(db: Db, username: str, group_name: str, member_username:
     me = _actor(db, username)
     g = _group(db, group_name)
     mine = _group_admin(db, me, g, "remove members")
-    u = _user(db, member_username)
-    m = _member(db, g["id"], u["id"])
-    if m is None:
-        raise ToolError(f"@{u['username']} is not a member of '{g['name']}'.")
+    u, m = _membership(db, g, member_username)
     if u["id"] == me["id"]:
         raise ToolError("You cannot remove yourself here.")
     if m["role"] == "owner" or (m["role"] == "admin" and mine["role"] != "owner"):
-        raise ToolError(f"Only the owner can remove an admin, and nobody can remove the owner.")
+        raise ToolError("Only the owner can remove an admin, and nobody can remove the owner.")
     db.execute("DELETE FROM group_members WHERE id = ?", (m["id"],))
     return {"group": g["name"], "removed": u["username"]}
 
@@ -875,11 +882,7 @@ def post_in_group(db: Db, username: str, group_name: str, body: str) -> dict:
     g = _group(db, group_name)
     if not _member(db, g["id"], me["id"]):
         raise ToolError(f"Only members can post in '{g['name']}'.")
-    b = body.strip()
-    if not 1 <= len(b) <= MAX_POST:
-        raise ToolError(f"A post must be 1 to {MAX_POST} characters.")
-    pid = db.insert("posts", {"author_id": me["id"], "group_id": g["id"], "body": b, "visibility": "group", "status": "visible",
-                              "created_at": _now(db), "removed_at": None})
+    pid = _publish(db, me, g["id"], clean_text(body, "A post", 1, MAX_POST), "group")
     return {"post_id": pid, "group": g["name"]}
 
 
@@ -910,9 +913,8 @@ def report_content(db: Db, username: str, reason: Literal["spam", "harassment", 
         author = p["author_id"]
         status = p["status"]
     else:
-        c = db.one("SELECT * FROM comments WHERE id = ?", (comment_id,))
-        if c is None:
-            raise ToolError(f"No comment {comment_id}.")
+        c = db.one("SELECT * FROM comments WHERE id = ?", (comment_id,),
+                   missing=f"No comment {comment_id}.")
         p = db.one("SELECT * FROM posts WHERE id = ?", (c["post_id"],))
         if not _can_see(db, me, p) or _blocked(db, me["id"], c["author_id"]):
             raise ToolError(f"Comment {comment_id} does not exist or you cannot see it.")
@@ -933,9 +935,8 @@ def report_content(db: Db, username: str, reason: Literal["spam", "harassment", 
 
 def _report_for(db: Db, me: dict[str, Any], report_id: int) -> dict[str, Any]:
     r = db.one("SELECT r.*, COALESCE(r.post_id, c.post_id) AS target_post FROM reports r LEFT JOIN comments c ON c.id = r.comment_id "
-               "WHERE r.id = ?", (report_id,))
-    if r is None:
-        raise ToolError(f"No report {report_id}.")
+               "WHERE r.id = ?", (report_id,),
+               missing=f"No report {report_id}.")
     gid = db.value("SELECT group_id FROM posts WHERE id = ?", (r["target_post"],))
     if gid is None:
         if me["role"] != "moderator":

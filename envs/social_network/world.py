@@ -31,6 +31,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _ts
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -62,10 +63,6 @@ KINDS = ["like", "like", "like", "love", "love", "haha", "wow", "sad", "angry"]
 
 def _slug(s: str) -> str:
     return re.sub(r"[^a-z]", "", unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode().lower())
-
-
-def _ts(d: datetime) -> str:
-    return d.replace(microsecond=0).isoformat()
 
 
 class _World:
@@ -311,14 +308,7 @@ class _World:
             if g["privacy"] == "closed":
                 outsiders = [u for u in active if u["id"] not in self.members[g["id"]]]
                 for u in ctx.sample(outsiders, rng.randint(1, 2)):
-                    when = ctx.moment_ago(0.5, 15)
-                    self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "pending",
-                                                     "created_at": _ts(when), "decided_by": None, "decided_at": None})
-                    for uid, role in self.members[g["id"]].items():
-                        if role in ("owner", "admin"):
-                            self.add("notifications", {"user_id": uid, "kind": "group_request", "actor_id": u["id"], "post_id": None,
-                                                       "group_id": g["id"], "message": f"{u['display_name']} asked to join {name}.",
-                                                       "is_read": 0, "created_at": _ts(when)})
+                    self.join_request(g, u, ctx.moment_ago(0.5, 15))
                 for u in ctx.sample(outsiders, rng.randint(0, 1)):
                     when = ctx.moment_ago(20, 50)
                     admin = ctx.pick([x for x, r in self.members[g["id"]].items() if r in ("owner", "admin")])
@@ -357,16 +347,18 @@ class _World:
                          and u["id"] not in asked]
             if not outsiders:
                 continue
-            u = ctx.pick(outsiders)
-            when = ctx.moment_ago(0.5, 15)
-            self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "pending",
-                                             "created_at": _ts(when), "decided_by": None, "decided_at": None})
-            for uid, role in self.members[g["id"]].items():
-                if role in ("owner", "admin"):
-                    self.add("notifications", {"user_id": uid, "kind": "group_request", "actor_id": u["id"], "post_id": None,
-                                               "group_id": g["id"], "message": f"{u['display_name']} asked to join {g['name']}.",
-                                               "is_read": 0, "created_at": _ts(when)})
+            self.join_request(g, ctx.pick(outsiders), ctx.moment_ago(0.5, 15))
             return
+
+    def join_request(self, g: Row, u: Row, when: datetime) -> None:
+        """A pending request to join a closed group, and the notice each of its owner and admins got."""
+        self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "pending",
+                                         "created_at": _ts(when), "decided_by": None, "decided_at": None})
+        for uid, role in self.members[g["id"]].items():
+            if role in ("owner", "admin"):
+                self.add("notifications", {"user_id": uid, "kind": "group_request", "actor_id": u["id"], "post_id": None,
+                                           "group_id": g["id"], "message": f"{u['display_name']} asked to join {g['name']}.",
+                                           "is_read": 0, "created_at": _ts(when)})
 
     def _admins_and_members(self, gid: int) -> bool:
         """The group has an admin and a plain member who is active with a display name of their own (group_admins)."""

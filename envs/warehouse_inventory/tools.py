@@ -9,10 +9,9 @@ only in their own warehouse (regional managers everywhere), and some actions nee
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, filters, like_contains, parse_day, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -33,28 +32,10 @@ def _qty(q: int, what: str = "quantity", top: int = 10000) -> None:
         raise ToolError(f"{what} must be a whole number from 1 to {top} (got {q}).")
 
 
-def _date(value: str, what: str) -> date:
-    v = (value or "").strip()
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-        raise ToolError(f"{what} must be a date written YYYY-MM-DD (got {value!r}).")
-    try:
-        return date.fromisoformat(v)
-    except ValueError:
-        raise ToolError(f"{what} {value!r} is not a real date.") from None
-
-
-def _text(value: str, what: str, lo: int = 3, hi: int = 500) -> str:
-    v = (value or "").strip()
-    if not lo <= len(v) <= hi:
-        raise ToolError(f"{what} must be {lo} to {hi} characters.")
-    return v
-
-
 def _staff(db: Db, email: str) -> dict[str, Any]:
     s = db.one("SELECT s.*, w.code AS wh_code FROM staff s LEFT JOIN warehouses w ON w.id = s.warehouse_id "
-               "WHERE lower(s.email) = lower(?)", (email.strip(),))
-    if s is None:
-        raise ToolError(f"No staff member with e-mail {email!r}. Use find_staff to look people up.")
+               "WHERE lower(s.email) = lower(?)", (email.strip(),),
+               missing=f"No staff member with e-mail {email!r}. Use find_staff to look people up.")
     if not s["is_active"]:
         raise ToolError(f"{s['full_name']} no longer works here; act as an active staff member.")
     return s
@@ -66,40 +47,37 @@ def _acting(db: Db, email: str, warehouse_id: int, roles: tuple[str, ...] | None
         code = db.value("SELECT code FROM warehouses WHERE id = ?", (warehouse_id,))
         raise ToolError(f"{s['full_name']} works at {s['wh_code']} and cannot act in {code}; ask a colleague there "
                         "or a regional manager.")
-    if roles and s["role"] not in roles:
-        raise ToolError(f"{s['full_name']} is an {s['role']}; only a supervisor or manager can {what}.")
+    if roles:
+        require_role(s, roles, what)
     return s
 
 
 def _warehouse(db: Db, code: str) -> dict[str, Any]:
-    w = db.one("SELECT * FROM warehouses WHERE upper(code) = upper(?)", (code.strip(),))
-    if w is None:
-        raise ToolError(f"No warehouse with code {code!r}; list_warehouses shows them (e.g. 'LON').")
-    return w
+    return db.one("SELECT * FROM warehouses WHERE upper(code) = upper(?)", (code.strip(),),
+                  missing=f"No warehouse with code {code!r}; list_warehouses shows them (e.g. 'LON').")
+
+
+def _warehouse_id(db: Db, code: str | None) -> int | None:
+    """The id of an optional warehouse filter (None: every warehouse)."""
+    return _warehouse(db, code)["id"] if code else None
 
 
 def _bin(db: Db, code: str) -> dict[str, Any]:
-    b = db.one("SELECT b.*, z.zone_type, z.warehouse_id, z.code AS zone_code, w.code AS wh_code FROM bins b "
-               "JOIN zones z ON z.id = b.zone_id JOIN warehouses w ON w.id = z.warehouse_id "
-               "WHERE upper(b.code) = upper(?)", (code.strip(),))
-    if b is None:
-        raise ToolError(f"No bin with code {code!r}; find_bins lists a warehouse's bins (codes look like 'LON-A03').")
-    return b
+    return db.one("SELECT b.*, z.zone_type, z.warehouse_id, z.code AS zone_code, w.code AS wh_code FROM bins b "
+                  "JOIN zones z ON z.id = b.zone_id JOIN warehouses w ON w.id = z.warehouse_id "
+                  "WHERE upper(b.code) = upper(?)", (code.strip(),),
+                  missing=f"No bin with code {code!r}; find_bins lists a warehouse's bins (codes look like 'LON-A03').")
 
 
 def _product(db: Db, sku: str) -> dict[str, Any]:
-    p = db.one("SELECT * FROM products WHERE upper(sku) = upper(?)", (sku.strip(),))
-    if p is None:
-        raise ToolError(f"No product with SKU {sku!r}; use search_products to find it by name.")
-    return p
+    return db.one("SELECT * FROM products WHERE upper(sku) = upper(?)", (sku.strip(),),
+                  missing=f"No product with SKU {sku!r}; use search_products to find it by name.")
 
 
 def _lot(db: Db, product: dict[str, Any], lot_code: str) -> dict[str, Any]:
-    lot = db.one("SELECT * FROM lots WHERE product_id = ? AND upper(lot_code) = upper(?)",
-                 (product["id"], lot_code.strip()))
-    if lot is None:
-        raise ToolError(f"{product['sku']} has no lot {lot_code!r}; get_product_stock shows its lots.")
-    return lot
+    return db.one("SELECT * FROM lots WHERE product_id = ? AND upper(lot_code) = upper(?)",
+                  (product["id"], lot_code.strip()),
+                  missing=f"{product['sku']} has no lot {lot_code!r}; get_product_stock shows its lots.")
 
 
 def _used(db: Db, bin_id: int) -> int:
@@ -156,21 +134,15 @@ def _fifo(db: Db, product_id: int, warehouse_id: int, today: str) -> list[dict[s
 
 
 def _po(db: Db, number: str) -> dict[str, Any]:
-    po = db.one("SELECT p.*, s.name AS supplier, w.code AS wh_code FROM purchase_orders p JOIN suppliers s ON "
-                "s.id = p.supplier_id JOIN warehouses w ON w.id = p.warehouse_id WHERE upper(p.number) = upper(?)",
-                (number.strip(),))
-    if po is None:
-        raise ToolError(f"No purchase order numbered {number!r}; list_purchase_orders shows them.")
-    return po
+    return db.one("SELECT p.*, s.name AS supplier, w.code AS wh_code FROM purchase_orders p JOIN suppliers s ON "
+                  "s.id = p.supplier_id JOIN warehouses w ON w.id = p.warehouse_id WHERE upper(p.number) = upper(?)",
+                  (number.strip(),), missing=f"No purchase order numbered {number!r}; list_purchase_orders shows them.")
 
 
 def _so(db: Db, number: str) -> dict[str, Any]:
-    so = db.one("SELECT o.*, w.code AS wh_code, c.name AS customer FROM sales_orders o JOIN warehouses w ON "
-                "w.id = o.warehouse_id JOIN customers c ON c.id = o.customer_id WHERE upper(o.number) = upper(?)",
-                (number.strip(),))
-    if so is None:
-        raise ToolError(f"No sales order numbered {number!r}; list_sales_orders shows them.")
-    return so
+    return db.one("SELECT o.*, w.code AS wh_code, c.name AS customer FROM sales_orders o JOIN warehouses w ON "
+                  "w.id = o.warehouse_id JOIN customers c ON c.id = o.customer_id WHERE upper(o.number) = upper(?)",
+                  (number.strip(),), missing=f"No sales order numbered {number!r}; list_sales_orders shows them.")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -243,7 +215,7 @@ def find_staff(db: Db, query: str | None = None, warehouse_code: str | None = No
         limit: maximum number of people, 1 to 50.
     """
     _limit(limit)
-    wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
+    wid = _warehouse_id(db, warehouse_code)
     like = like_contains(query.strip()) if query and query.strip() else None
     rows = db.query("SELECT s.full_name AS name, s.email, s.role, COALESCE(w.code, 'all (regional)') AS warehouse, "
                     "s.is_active AS active FROM staff s LEFT JOIN warehouses w ON w.id = s.warehouse_id "
@@ -300,7 +272,7 @@ def get_product_stock(db: Db, sku: str, warehouse_code: str | None = None) -> di
         warehouse_code: only this warehouse.
     """
     p = _product(db, sku)
-    wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
+    wid = _warehouse_id(db, warehouse_code)
     today = db.today().isoformat()
     rows = db.query(
         "SELECT w.code AS warehouse, b.code AS bin, z.zone_type, l.lot_code, l.expiry_date, l.received_at, "
@@ -363,14 +335,13 @@ def list_purchase_orders(db: Db, status: POStatus | None = None, supplier_name: 
         limit: maximum number of orders, 1 to 50.
     """
     _limit(limit)
-    wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
+    where, params = filters(("o.status = ?", status), ("lower(s.name) = lower(?)", supplier_name),
+                            ("o.warehouse_id = ?", _warehouse_id(db, warehouse_code)))
     rows = db.query(
         "SELECT o.number, s.name AS supplier, w.code AS warehouse, o.status, o.created_at, o.sent_at, o.expected_date, "
         "(SELECT COUNT(*) FROM po_lines l WHERE l.po_id = o.id) AS lines FROM purchase_orders o JOIN suppliers s ON "
-        "s.id = o.supplier_id JOIN warehouses w ON w.id = o.warehouse_id WHERE (? IS NULL OR o.status = ?) AND "
-        "(? IS NULL OR lower(s.name) = lower(?)) AND (? IS NULL OR o.warehouse_id = ?) "
-        "ORDER BY o.created_at DESC, o.id DESC LIMIT ?",
-        (status, status, supplier_name, supplier_name, wid, wid, limit))
+        f"s.id = o.supplier_id JOIN warehouses w ON w.id = o.warehouse_id WHERE {where} "
+        "ORDER BY o.created_at DESC, o.id DESC LIMIT ?", (*params, limit))
     return {"count": len(rows), "purchase_orders": rows}
 
 
@@ -407,15 +378,14 @@ def list_sales_orders(db: Db, status: SOStatus | None = None, warehouse_code: st
         limit: maximum number of orders, 1 to 50.
     """
     _limit(limit)
-    wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
+    where, params = filters(("o.status = ?", status), ("o.warehouse_id = ?", _warehouse_id(db, warehouse_code)))
     like = like_contains(customer_query.strip()) if customer_query and customer_query.strip() else None
     rows = db.query(
         "SELECT o.number, c.name AS customer, c.email AS customer_email, w.code AS warehouse, o.status, o.created_at, "
         "o.ship_by, (SELECT COUNT(*) FROM so_lines l WHERE l.so_id = o.id) AS lines FROM sales_orders o JOIN "
-        "customers c ON c.id = o.customer_id JOIN warehouses w ON w.id = o.warehouse_id WHERE (? IS NULL OR "
-        "o.status = ?) AND (? IS NULL OR o.warehouse_id = ?) "
+        f"customers c ON c.id = o.customer_id JOIN warehouses w ON w.id = o.warehouse_id WHERE {where} "
         "AND (? IS NULL OR c.name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') "
-        "ORDER BY o.ship_by, o.id LIMIT ?", (status, status, wid, wid, like, like, like, limit))
+        "ORDER BY o.ship_by, o.id LIMIT ?", (*params, like, like, like, limit))
     return {"count": len(rows), "sales_orders": rows}
 
 
@@ -454,7 +424,7 @@ def list_transfers(db: Db, status: Literal["in_transit", "received"] | None = No
         limit: maximum number of transfers, 1 to 50.
     """
     _limit(limit)
-    wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
+    wid = _warehouse_id(db, warehouse_code)
     rows = db.query(
         "SELECT t.number, p.sku, l.lot_code, t.quantity, fb.code AS from_bin, fw.code AS from_warehouse, "
         "tw.code AS to_warehouse, tb.code AS to_bin, t.status, t.created_at, t.received_at FROM transfers t JOIN "
@@ -478,16 +448,15 @@ def list_adjustments(db: Db, status: Literal["pending_approval", "applied", "rej
         limit: maximum number of adjustments, 1 to 50.
     """
     _limit(limit)
-    wid = _warehouse(db, warehouse_code)["id"] if warehouse_code else None
+    where, params = filters(("a.status = ?", status), ("z.warehouse_id = ?", _warehouse_id(db, warehouse_code)))
     rows = db.query(
         "SELECT a.id, b.code AS bin, p.sku, l.lot_code, a.qty_system, a.qty_counted, a.qty_counted - a.qty_system AS "
         "difference, ABS(a.qty_counted - a.qty_system) * p.unit_cost_cents / 100.0 AS value, r.code AS reason, "
         "a.status, c.full_name AS counted_by, a.counted_at, d.full_name AS decided_by, a.decided_at FROM "
         "stock_adjustments a JOIN bins b ON b.id = a.bin_id JOIN zones z ON z.id = b.zone_id JOIN lots l ON "
         "l.id = a.lot_id JOIN products p ON p.id = l.product_id JOIN reason_codes r ON r.id = a.reason_code_id "
-        "JOIN staff c ON c.id = a.counted_by LEFT JOIN staff d ON d.id = a.decided_by WHERE (? IS NULL OR "
-        "a.status = ?) AND (? IS NULL OR z.warehouse_id = ?) ORDER BY a.counted_at DESC, a.id DESC LIMIT ?",
-        (status, status, wid, wid, limit))
+        f"JOIN staff c ON c.id = a.counted_by LEFT JOIN staff d ON d.id = a.decided_by WHERE {where} "
+        "ORDER BY a.counted_at DESC, a.id DESC LIMIT ?", (*params, limit))
     return {"count": len(rows), "adjustments": rows}
 
 
@@ -526,12 +495,11 @@ def create_purchase_order(db: Db, supplier_name: str, warehouse_code: str, expec
     """
     w = _warehouse(db, warehouse_code)
     actor = _acting(db, actor_email, w["id"], LEADS, "raise purchase orders")
-    s = db.one("SELECT * FROM suppliers WHERE lower(name) = lower(?)", (supplier_name.strip(),))
-    if s is None:
-        raise ToolError(f"No supplier named {supplier_name!r}; list_suppliers shows the exact names.")
+    s = db.one("SELECT * FROM suppliers WHERE lower(name) = lower(?)", (supplier_name.strip(),),
+               missing=f"No supplier named {supplier_name!r}; list_suppliers shows the exact names.")
     if not s["is_active"]:
         raise ToolError(f"We no longer buy from {s['name']}.")
-    d = _date(expected_date, "expected_date")
+    d = parse_day(expected_date, "expected_date", "2026-05-20")
     if d < db.today():
         raise ToolError(f"expected_date {d.isoformat()} is in the past.")
     pid = db.insert("purchase_orders", {"number": "pending", "supplier_id": s["id"], "warehouse_id": w["id"],
@@ -606,7 +574,7 @@ def cancel_purchase_order(db: Db, po_number: str, actor_email: str, reason: str)
     if po["status"] not in ("draft", "sent"):
         raise ToolError(f"{po['number']} is {po['status']}; only draft or sent orders with nothing received can be "
                         "cancelled.")
-    why = _text(reason, "reason")
+    why = clean_text(reason, "reason", 3)
     db.execute("UPDATE purchase_orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?", (why, po["id"]))
     return {"number": po["number"], "status": "cancelled"}
 
@@ -635,9 +603,8 @@ def receive_po_line(db: Db, po_number: str, sku: str, quantity: int, lot_code: s
         raise ToolError(f"{po['number']} is {po['status']}; only sent or partially received orders can be received "
                         "against.")
     p = _product(db, sku)
-    line = db.one("SELECT * FROM po_lines WHERE po_id = ? AND product_id = ?", (po["id"], p["id"]))
-    if line is None:
-        raise ToolError(f"{p['sku']} is not on {po['number']}; get_purchase_order shows its lines.")
+    line = db.one("SELECT * FROM po_lines WHERE po_id = ? AND product_id = ?", (po["id"], p["id"]),
+                  missing=f"{p['sku']} is not on {po['number']}; get_purchase_order shows its lines.")
     _qty(quantity)
     left = line["qty_ordered"] - line["qty_received"]
     if quantity > left:
@@ -653,12 +620,12 @@ def receive_po_line(db: Db, po_number: str, sku: str, quantity: int, lot_code: s
     if p["tracks_expiry"]:
         if not expiry_date:
             raise ToolError(f"{p['sku']} tracks expiry: give the lot's expiry_date.")
-        exp = _date(expiry_date, "expiry_date")
+        exp = parse_day(expiry_date, "expiry_date", "2026-09-30")
         if exp <= db.today():
             raise ToolError(f"Expiry {exp.isoformat()} is not in the future; do not receive expired goods.")
     elif expiry_date:
         raise ToolError(f"{p['sku']} does not track expiry; leave expiry_date out.")
-    code = _text(lot_code, "lot_code", 3, 40).upper()
+    code = clean_text(lot_code, "lot_code", 3, 40).upper()
     lot = db.one("SELECT * FROM lots WHERE product_id = ? AND upper(lot_code) = ?", (p["id"], code))
     now = _now(db)
     if lot is None:
@@ -736,9 +703,8 @@ def pick_order_line(db: Db, so_number: str, sku: str, bin_code: str, lot_code: s
     if so["status"] not in ("pending", "picking"):
         raise ToolError(f"{so['number']} is {so['status']}; only pending or picking orders can be picked.")
     p = _product(db, sku)
-    line = db.one("SELECT * FROM so_lines WHERE so_id = ? AND product_id = ?", (so["id"], p["id"]))
-    if line is None:
-        raise ToolError(f"{p['sku']} is not on {so['number']}.")
+    line = db.one("SELECT * FROM so_lines WHERE so_id = ? AND product_id = ?", (so["id"], p["id"]),
+                  missing=f"{p['sku']} is not on {so['number']}.")
     _qty(quantity)
     left = line["qty_ordered"] - line["qty_picked"]
     if quantity > left:
@@ -802,9 +768,8 @@ def ship_sales_order(db: Db, so_number: str, carrier_code: str, tracking_number:
     actor = _acting(db, actor_email, so["warehouse_id"])
     if so["status"] != "packed":
         raise ToolError(f"{so['number']} is {so['status']}; only packed orders can be shipped.")
-    c = db.one("SELECT * FROM carriers WHERE upper(code) = upper(?)", (carrier_code.strip(),))
-    if c is None or not c["is_active"]:
-        raise ToolError(f"No active carrier with code {carrier_code!r}; list_carriers shows them.")
+    c = db.one("SELECT * FROM carriers WHERE upper(code) = upper(?) AND is_active = 1", (carrier_code.strip(),),
+               missing=f"No active carrier with code {carrier_code!r}; list_carriers shows them.")
     tn = tracking_number.strip().upper()
     if not re.fullmatch(r"[A-Z0-9]{6,30}", tn):
         raise ToolError("tracking_number must be 6 to 30 letters and digits.")
@@ -835,7 +800,7 @@ def cancel_sales_order(db: Db, so_number: str, actor_email: str, reason: str) ->
     _acting(db, actor_email, so["warehouse_id"], LEADS, "cancel sales orders")
     if so["status"] != "pending":
         raise ToolError(f"{so['number']} is {so['status']}; only pending orders (nothing picked) can be cancelled.")
-    why = _text(reason, "reason")
+    why = clean_text(reason, "reason", 3)
     db.execute("UPDATE sales_orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?", (why, so["id"]))
     return {"number": so["number"], "status": "cancelled"}
 
@@ -888,9 +853,8 @@ def receive_transfer(db: Db, transfer_number: str, to_bin: str, actor_email: str
         to_bin: the destination bin.
         actor_email: e-mail of the person receiving it.
     """
-    t = db.one("SELECT * FROM transfers WHERE upper(number) = upper(?)", (transfer_number.strip(),))
-    if t is None:
-        raise ToolError(f"No transfer numbered {transfer_number!r}; list_transfers shows them.")
+    t = db.one("SELECT * FROM transfers WHERE upper(number) = upper(?)", (transfer_number.strip(),),
+               missing=f"No transfer numbered {transfer_number!r}; list_transfers shows them.")
     if t["status"] != "in_transit":
         raise ToolError(f"{t['number']} was already received.")
     actor = _acting(db, actor_email, t["to_warehouse_id"])
@@ -931,9 +895,8 @@ def record_cycle_count(db: Db, bin_code: str, sku: str, lot_code: str, counted_q
     system = _on_hand(db, b["id"], lot["id"])
     if counted_quantity == system:
         raise ToolError(f"The system already shows {system} units; no adjustment is needed.")
-    r = db.one("SELECT * FROM reason_codes WHERE upper(code) = upper(?)", (reason_code.strip(),))
-    if r is None:
-        raise ToolError(f"Unknown reason code {reason_code!r}; list_reason_codes shows them.")
+    r = db.one("SELECT * FROM reason_codes WHERE upper(code) = upper(?)", (reason_code.strip(),),
+               missing=f"Unknown reason code {reason_code!r}; list_reason_codes shows them.")
     diff = counted_quantity - system
     if (r["direction"] == "decrease" and diff > 0) or (r["direction"] == "increase" and diff < 0):
         raise ToolError(f"Reason {r['code']} is only for a {r['direction']} in stock, but the count is "
@@ -969,9 +932,7 @@ def decide_adjustment(db: Db, adjustment_id: int, decision: Literal["approve", "
         actor_email: e-mail of the supervisor or manager.
     """
     a = db.one("SELECT a.*, b.code AS bin_code FROM stock_adjustments a JOIN bins b ON b.id = a.bin_id WHERE a.id = ?",
-               (adjustment_id,))
-    if a is None:
-        raise ToolError(f"No adjustment with id {adjustment_id}; list_adjustments shows them.")
+               (adjustment_id,), missing=f"No adjustment with id {adjustment_id}; list_adjustments shows them.")
     b = _bin(db, a["bin_code"])
     actor = _acting(db, actor_email, b["warehouse_id"], LEADS, "decide adjustments")
     if a["status"] != "pending_approval":
@@ -1016,7 +977,7 @@ def create_supplier_return(db: Db, sku: str, lot_code: str, bin_code: str, quant
     b = _bin(db, bin_code)
     actor = _acting(db, actor_email, b["warehouse_id"], LEADS, "return stock to suppliers")
     _qty(quantity)
-    why = _text(reason, "reason")
+    why = clean_text(reason, "reason", 3)
     _take_stock(db, b, lot, quantity, p["sku"])
     rid = db.insert("supplier_returns", {"number": "pending", "supplier_id": p["supplier_id"], "lot_id": lot["id"],
                                          "bin_id": b["id"], "quantity": quantity, "reason": why,

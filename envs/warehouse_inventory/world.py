@@ -24,7 +24,7 @@ the world adds look-alike products (same name with another pack size, another SK
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from awm.worldgen import WorldContext
@@ -64,7 +64,6 @@ CARRIERS = [("DHL", "DHL Parcel", 30), ("DPD", "DPD UK", 31), ("UPS", "UPS Stand
 REASONS = [("DMG", "Damaged in storage", "decrease"), ("LOST", "Missing, not found in the bin", "decrease"),
            ("FOUND", "Found stock not on the system", "increase"), ("MISCOUNT", "Earlier miscount corrected", "either"),
            ("EXPIRED", "Expired stock written off", "decrease")]
-APPROVAL_CENTS = 50000
 
 
 def _iso(t: datetime) -> str:
@@ -420,10 +419,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for i, (code, desc, d) in enumerate(REASONS, 1):
         T["reason_codes"].append({"id": i, "code": code, "description": desc, "direction": d})
     n_adj = ctx.n(10, 100)
+    approval = ctx.tools.APPROVAL_CENTS  # a count worth more waits for a supervisor's approval
     live = [x for lst in stock_of.values() for x in lst if x[1]["quantity"] > 0]
     for k in range(n_adj):
         if k < 3:  # planted: counts big enough to need approval
-            lot, s = ctx.pick([x for x in live if APPROVAL_CENTS // products[x[0]["product_id"] - 1]["unit_cost_cents"]
+            lot, s = ctx.pick([x for x in live if approval // products[x[0]["product_id"] - 1]["unit_cost_cents"]
                                + 1 <= x[1]["quantity"]])
         else:
             lot, s = ctx.pick(live)
@@ -432,7 +432,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         status = "pending_approval" if k < 3 else ctx.weighted({"applied": 0.7, "rejected": 0.15,
                                                                  "pending_approval": 0.15})
         big = status != "applied" or ctx.chance(0.2)
-        need = APPROVAL_CENTS // prod["unit_cost_cents"] + 1
+        need = approval // prod["unit_cost_cents"] + 1
         if big:
             if need > s["quantity"]:
                 status, big = "applied", False
@@ -440,9 +440,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             delta = -rng.randint(need, max(need, s["quantity"]))
         else:
             delta = ctx.pick([-1, -2, -3, 1, 2]) if s["quantity"] > 3 else 1
-            if abs(delta) * prod["unit_cost_cents"] > APPROVAL_CENTS:
-                delta = 1 if prod["unit_cost_cents"] <= APPROVAL_CENTS else -1
-            if abs(delta) * prod["unit_cost_cents"] > APPROVAL_CENTS:
+            if abs(delta) * prod["unit_cost_cents"] > approval:
+                delta = 1 if prod["unit_cost_cents"] <= approval else -1
+            if abs(delta) * prod["unit_cost_cents"] > approval:
                 continue
         reason = ctx.pick(["DMG", "LOST", "MISCOUNT"]) if delta < 0 else ctx.pick(["FOUND", "MISCOUNT"])
         counted = now - timedelta(days=rng.uniform(0.1, 10) if status == "pending_approval" else rng.uniform(2, 40))

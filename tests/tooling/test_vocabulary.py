@@ -18,9 +18,11 @@ from awm.tooling import (
     either,
     filters,
     iso_seconds,
+    like_any,
     parse_day,
     parse_moment,
     parse_optional_day,
+    require_owner,
     require_role,
     require_status,
     to_cents,
@@ -141,3 +143,37 @@ def test_db_one_with_missing_refuses_on_a_real_episode() -> None:
         db.one("SELECT * FROM rooms WHERE id = ?", (9999,), missing="No room numbered 9999; use list_rooms.")
     assert db.one("SELECT * FROM rooms WHERE id = ?", (9999,)) is None
     ep.close()
+
+
+def test_like_any_searches_every_column_with_one_escaped_pattern() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT, email TEXT, phone TEXT)")
+    conn.executemany(
+        "INSERT INTO p VALUES (?, ?, ?, ?)",
+        [(1, "Ann Lee", "ann@x.org", None), (2, "Bo Li", "bo_li@x.org", "555"), (3, "Cy Bo", "cy@x.org", "0")],
+    )
+
+    def ids(text: str) -> list[int]:
+        where, params = like_any(text, "name", "email", "IFNULL(phone, '')")
+        return [r[0] for r in conn.execute(f"SELECT id FROM p WHERE {where} ORDER BY id", params)]
+
+    assert ids("bo") == [2, 3]  # a name or an e-mail
+    assert ids("_li") == [2]  # '_' is a letter, not "any character"
+    assert ids("%") == []
+    assert ids("55") == [2]
+    with pytest.raises(ValueError):
+        like_any("x")
+
+
+def test_db_none_refuses_what_exists_and_require_owner_refuses_another_persons_row() -> None:
+    from awm.model.registry import default_registry
+
+    world = default_registry().load("hotel")
+    ep = world.episode(world.task_ids[0])
+    ep.db.none("SELECT 1 FROM rooms WHERE id = ?", (9999,), found="taken")
+    with pytest.raises(ToolError, match=r"^Room 1 is taken\.$"):
+        ep.db.none("SELECT 1 FROM rooms WHERE id = ?", (1,), found="Room 1 is taken.")
+    ep.close()
+    require_owner({"customer_id": 7}, "customer_id", 7, "not yours")
+    with pytest.raises(ToolError, match=r"^Order SO-1 is not one of Ann's orders"):
+        require_owner({"customer_id": 8}, "customer_id", 7, "Order SO-1 is not one of Ann's orders; list_orders.")

@@ -85,6 +85,12 @@ class RemoteDb:
             raise ToolError(missing)
         return row
 
+    def none(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, found: str) -> None:
+        if self._ask("one", sql=sql, params=_params(params)) is not None:
+            from awm.errors import ToolError
+
+            raise ToolError(found)
+
     def value(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
         return self._ask("value", sql=sql, params=_params(params))
 
