@@ -1,5 +1,6 @@
 """LIKE-safe searches: what the agent types is text, never a wildcard."""
 
+import ast
 import re
 import sqlite3
 from pathlib import Path
@@ -29,11 +30,35 @@ def test_patterns_escape_wildcards_and_the_escape_character():
     assert like_escape("plain") == "plain"
 
 
+def test_the_scan_sees_sql_and_not_prose() -> None:
+    source = '''def f(db):
+    """A LIKE pattern, in prose."""
+    db.query("SELECT 1 FROM t WHERE a LIKE ? ESCAPE '\\\\' "
+             "OR b LIKE ?", (1, 2))
+'''
+    sql = sql_strings(source)
+    assert "prose" not in sql
+    assert len(re.findall(r"\bLIKE\b", sql)) == 2
+    assert len(re.findall(r"\bLIKE\s+(?:\?|:\w+)\s+ESCAPE\s+'\\'", sql)) == 1
+
+
+def sql_strings(source: str) -> str:
+    """Every string literal of ``source`` but its docstrings (prose may say "a LIKE pattern"), as the parser
+    joins them: SQL split over several lines is one string."""
+    tree = ast.parse(source)
+    docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    return "\n".join(
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+    )
+
+
 @pytest.mark.parametrize("path", TOOLS, ids=lambda p: p.parent.name)
 def test_every_like_in_the_catalog_declares_its_escape(path: Path):
-    source = path.read_text()
-    likes = len(re.findall(r"\bLIKE\b", source))
-    escaped = len(re.findall(r"\bLIKE\s+(?:\?|:\w+)[\s\"]+ESCAPE\s+'\\\\'", source))
+    sql = sql_strings(path.read_text())
+    likes = len(re.findall(r"\bLIKE\b", sql))
+    escaped = len(re.findall(r"\bLIKE\s+(?:\?|:\w+)\s+ESCAPE\s+'\\'", sql))
     assert likes == escaped, (
         f"{path.parent.name}: {likes - escaped} LIKE without ESCAPE '\\' (use awm.tooling.like_contains)"
     )

@@ -498,14 +498,18 @@ def _tool_routes(
         # nor is a body that fits the tool's documented schema but is refused beyond it (an integer
         # past 64 bits, NUL in text: awm.tooling's boundary checks): an observation too
         if tool == SUBMIT:
-            fits_route = parse_submission(arguments)[2] is None
             action = {"tool": SUBMIT, "arguments": arguments}
             res = await slot.run(lambda ep: apply_action(ep, action))
         else:
-            fits_route = documented is not None and documented.is_valid(arguments)
             res = await slot.run(lambda ep: ep.call(tool, arguments))
         bad = res.error is not None and res.error.code in ("invalid_arguments", "malformed_action")
-        return FastJSON(render(res), status_code=422 if bad and not fits_route else 200)
+        if bad:  # only then does the documented schema decide (its validation costs more than many calls)
+            if tool == SUBMIT:
+                fits_route = parse_submission(arguments)[2] is None
+            else:
+                fits_route = documented is not None and documented.is_valid(arguments)
+            return FastJSON(render(res), status_code=200 if fits_route else 422)
+        return FastJSON(render(res))
 
     app.add_api_route(
         "/envs/{env}/episodes/{episode_id}/tools/{tool}", run_tool, methods=["POST"], include_in_schema=False
