@@ -50,6 +50,7 @@ ALLOWED_FROM_AWM = {
         "clean_text",
         "require_status",
         "require_role",
+        "require_owner",
         "either",
         "add_months",
         "iso_seconds",

@@ -34,13 +34,13 @@ def require_role(person: Mapping[str, Any], roles: Collection[str], action: str,
         raise ToolError(f"{person[name]} is {_a(person['role'])}; only {_a(either(roles))} can {action}.")
 
 
-
 def require_owner(row: Mapping[str, Any], field: str, owner_id: Any, refusal: str) -> None:
     """Refuse with ``refusal`` unless ``row[field]`` is ``owner_id``: a row of another person (an order, a booking)
     that the acting person may not touch. Say whose it is not and how to find theirs: "Order SO-1042 is not one
     of Ann Lee's orders; list_orders shows hers."."""
     if row[field] != owner_id:
         raise ToolError(refusal)
+
 
 def _a(words: str) -> str:
     """``words`` with its indefinite article: "an active", "a booked"."""

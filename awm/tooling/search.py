@@ -44,15 +44,24 @@ def filters(*conditions: tuple[str, Any]) -> tuple[str, list[Any]]:
     return " AND ".join(parts) or "1", params
 
 
-def like_any(text: str, *columns: str, lower: bool = False) -> tuple[str, list[str]]:
+def like_any(text: str | None, *columns: str, lower: bool = False, optional: bool = False) -> tuple[str, list[Any]]:
     """A search of ``text`` in any of ``columns`` (SQL expressions: ``"c.email"``, ``"IFNULL(c.phone, '')"``), as
     one condition and its parameters: ``("(c.name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\')", [pattern,
     pattern])``, the pattern from ``like_contains(text, lower=lower)``::
 
         who, params = like_any(query, "c.full_name", "c.email")
         db.query(f"SELECT ... WHERE {who} ORDER BY c.full_name LIMIT ?", (*params, limit))
+
+    ``optional=True``: a search box the agent may leave empty; ``text`` is stripped, and None or blank text
+    matches every row (``(? IS NULL OR (...))``, the same SQL text either way).
     """
     if not columns:
         raise ValueError("like_any needs at least one column")
+    if optional:
+        words = (text or "").strip()
+        inner, params = like_any(words, *columns, lower=lower)
+        return f"(? IS NULL OR {inner})", [words or None, *params]
+    if text is None:
+        raise ValueError("like_any: no text (pass optional=True for a search the agent may leave empty)")
     pattern = like_contains(text, lower=lower)
     return "(" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in columns) + ")", [pattern] * len(columns)

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_any, require_owner, require_status, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
@@ -400,11 +400,11 @@ def list_payees(db: Db, customer_email: str, query: str | None = None, limit: in
     """
     _limit(limit)
     c = _customer(db, customer_email)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    words = (query or "").strip()
+    who, patterns = like_any(words, "name", "nickname")
     rows = db.query("SELECT id AS payee_id, name, bank_name, account_number, nickname FROM payees "
-                    "WHERE customer_id = ? AND status = 'active' "
-                    "AND (? IS NULL OR name LIKE ? ESCAPE '\\' OR nickname LIKE ? ESCAPE '\\') "
-                    "ORDER BY name, id LIMIT ?", (c["id"], like, like, like, limit))
+                    f"WHERE customer_id = ? AND status = 'active' AND (? IS NULL OR {who}) ORDER BY name, id LIMIT ?",
+                    (c["id"], words or None, *patterns, limit))
     for r in rows:
         r["account_number"] = "****" + r["account_number"][-4:]
     return {"count": len(rows), "payees": rows}
@@ -767,8 +767,7 @@ def pause_scheduled_payment(db: Db, customer_email: str, schedule_id: int) -> di
     """
     c = _acting(db, customer_email)
     s = _schedule(db, c, schedule_id)
-    if s["status"] != "active":
-        raise ToolError(f"Scheduled payment {schedule_id} is {s['status']}; only an active one can be paused.")
+    require_status(s, ("active",), f"Scheduled payment {schedule_id}", "paused")
     db.execute("UPDATE scheduled_payments SET status = 'paused' WHERE id = ?", (s["id"],))
     _log(db, "schedule_paused", f"schedule {s['id']}", c["id"])
     return {"schedule_id": s["id"], "payee": s["payee_name"], "status": "paused", "next_run_on": s["next_run_on"]}
@@ -785,8 +784,7 @@ def resume_scheduled_payment(db: Db, customer_email: str, schedule_id: int) -> d
     """
     c = _acting(db, customer_email)
     s = _schedule(db, c, schedule_id)
-    if s["status"] != "paused":
-        raise ToolError(f"Scheduled payment {schedule_id} is {s['status']}; only a paused one can be resumed.")
+    require_status(s, ("paused",), f"Scheduled payment {schedule_id}", "resumed")
     nxt = _date(s["next_run_on"], "next_run_on")
     if nxt <= db.today():
         if s["frequency"] == "once":
@@ -1048,8 +1046,7 @@ def withdraw_dispute(db: Db, customer_email: str, dispute_reference: str) -> dic
     """
     c = _acting(db, customer_email)
     d = _dispute(db, dispute_reference)
-    if d["customer_id"] != c["id"]:
-        raise ToolError(f"{d['reference']} is not one of this customer's disputes.")
+    require_owner(d, "customer_id", c["id"], f"{d['reference']} is not one of this customer's disputes.")
     if d["status"] != "opened":
         raise ToolError(f"{d['reference']} is {d['status']}; only an opened dispute can be withdrawn.")
     db.execute("UPDATE disputes SET status = 'withdrawn', closed_at = ? WHERE id = ?", (_now(db), d["id"]))

@@ -26,7 +26,8 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from awm.worldgen import WorldContext
+from awm.tooling import iso_seconds as _iso
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -84,10 +85,6 @@ DOMAINS = ["gmail.com", "yahoo.com", "outlook.com", "icloud.com", "proton.me", "
 REASONS = ["unauthorized", "duplicate", "not_received", "wrong_amount", "other"]
 
 
-def _iso(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
-
-
 def _at(d: date, h: int, m: int = 0) -> datetime:
     return datetime.combine(d, time(h, m))
 
@@ -97,25 +94,24 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     clock = ctx.clock
     today = ctx.today
     hist_start = date(2025, 12, 1)
+    T = Tables(["branches", "staff", "products", "customers", "accounts", "cards", "payees", "scheduled_payments",
+                "transfers", "transactions", "disputes", "dispute_events", "statements", "alerts", "notifications",
+                "activity_log"])
 
     # ---- branches and staff --------------------------------------------------------------------
-    branches: list[Row] = []
+    branches = T["branches"]
     nb = ctx.n(5, 16)
     for i, (code, name, city, addr) in enumerate(BRANCHES[:nb], start=1):
-        branches.append({"id": i, "code": code, "name": name, "city": city, "address": addr,
-                         "phone": f"(415) 555-{1000 + i * 37:04d}",
-                         "opened_on": ctx.days_ago(900, 9000).isoformat()})
-    staff: list[Row] = []
+        T.add("branches", {"code": code, "name": name, "city": city, "address": addr,
+                           "phone": f"(415) 555-{1000 + i * 37:04d}", "opened_on": ctx.days_ago(900, 9000).isoformat()})
     staff_emails: set[str] = set()
 
     def add_staff(branch_id: int, role: str, active: int = 1) -> Row:
         first, last = fk.first_name(), fk.last_name()
         email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@harborbank.com",
                            staff_emails)
-        row = {"id": len(staff) + 1, "branch_id": branch_id, "full_name": f"{first} {last}", "email": email,
-               "role": role, "is_active": active}
-        staff.append(row)
-        return row
+        return T.add("staff", {"branch_id": branch_id, "full_name": f"{first} {last}", "email": email, "role": role,
+                               "is_active": active})
 
     for b in branches:
         add_staff(b["id"], "branch_manager")
@@ -124,13 +120,13 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     officers = [add_staff(branches[k % nb]["id"], "dispute_officer") for k in range(ctx.n(3, 8))]
     add_staff(branches[0]["id"], "dispute_officer", active=0)
 
-    products = [{"id": p[0], "code": p[1], "name": p[2], "kind": p[3], "daily_transfer_limit_cents": p[4],
-                 "monthly_withdrawal_limit": p[5], "overdraft_fee_cents": p[6], "max_overdraft_cents": p[7],
-                 "max_card_daily_limit_cents": p[8], "interest_rate_bps": p[9]} for p in PRODUCTS]
-    prod = {p["id"]: p for p in products}
+    T["products"] = [{"id": p[0], "code": p[1], "name": p[2], "kind": p[3], "daily_transfer_limit_cents": p[4],
+                      "monthly_withdrawal_limit": p[5], "overdraft_fee_cents": p[6], "max_overdraft_cents": p[7],
+                      "max_card_daily_limit_cents": p[8], "interest_rate_bps": p[9]} for p in PRODUCTS]
+    prod = {p["id"]: p for p in T["products"]}
 
     # ---- customers ------------------------------------------------------------------------------
-    customers: list[Row] = []
+    customers = T["customers"]
     names: set[tuple[str, str]] = set()
     emails: set[str] = set()
     n_cust = ctx.n(20, 220)
@@ -141,13 +137,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                f"@{rng.choice(DOMAINS)}".replace("'", ""), emails)
         else:
             emails.add(email)
-        row = {"id": len(customers) + 1, "first_name": first, "last_name": last, "email": email,
-               "phone": f"({rng.choice([415, 510, 408, 650, 916, 707])}) 555-{rng.randint(0, 9999):04d}",
-               "date_of_birth": ctx.days_ago(365 * 21, 365 * 78).isoformat(),
-               "home_branch_id": rng.randint(1, nb), "status": "active",
-               "created_at": _iso(_at(ctx.days_ago(400, 3000), rng.randint(9, 17), rng.randint(0, 59)))}
-        customers.append(row)
-        return row
+        return T.add("customers", {
+            "first_name": first, "last_name": last, "email": email,
+            "phone": f"({rng.choice([415, 510, 408, 650, 916, 707])}) 555-{rng.randint(0, 9999):04d}",
+            "date_of_birth": ctx.days_ago(365 * 21, 365 * 78).isoformat(),
+            "home_branch_id": rng.randint(1, nb), "status": "active",
+            "created_at": _iso(_at(ctx.days_ago(400, 3000), rng.randint(9, 17), rng.randint(0, 59)))})
 
     for _ in range(n_cust):
         first, last = ctx.unique(lambda: (fk.first_name(), fk.last_name()), names)
@@ -160,8 +155,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         c["status"] = "locked"
 
     # ---- accounts, cards ------------------------------------------------------------------------
-    accounts: list[Row] = []
-    cards: list[Row] = []
+    accounts = T["accounts"]
+    cards = T["cards"]
     acct_numbers: set[str] = set()
     cust_accounts: dict[int, list[Row]] = {}
     cust_last4: dict[int, set[str]] = {}
@@ -171,10 +166,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         num = ctx.unique(lambda: f"{rng.randint(10, 99)}{rng.randint(0, 99999999):08d}", acct_numbers)
         p = prod[product_id]
         od = rng.choice([0, p["max_overdraft_cents"] // 2, p["max_overdraft_cents"]]) if p["kind"] == "checking" else 0
-        row = {"id": len(accounts) + 1, "account_number": num, "customer_id": c["id"], "product_id": product_id,
-               "nickname": nickname, "balance_cents": 0, "overdraft_limit_cents": od, "status": "open",
-               "opened_on": ctx.days_ago(120, 2500).isoformat(), "closed_on": None}
-        accounts.append(row)
+        row = T.add("accounts", {"account_number": num, "customer_id": c["id"], "product_id": product_id,
+                                 "nickname": nickname, "balance_cents": 0, "overdraft_limit_cents": od,
+                                 "status": "open", "opened_on": ctx.days_ago(120, 2500).isoformat(),
+                                 "closed_on": None})
         cust_accounts.setdefault(c["id"], []).append(row)
         opening[row["id"]] = (rng.randint(800, 6000) if p["kind"] == "checking" else rng.randint(2000, 20000)) * 100
         return row
@@ -185,13 +180,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     def add_card(acct: Row, status: str, expires: date, issued: date, replaced: int | None = None,
                  reason: str | None = None) -> Row:
         p = prod[acct["product_id"]]
-        row = {"id": len(cards) + 1, "account_id": acct["id"], "last4": new_last4(acct["customer_id"]),
-               "network": rng.choice(["visa", "mastercard"]), "status": status,
-               "daily_limit_cents": rng.choice([50000, 100000, p["max_card_daily_limit_cents"]]),
-               "expires_on": expires.isoformat(), "issued_on": issued.isoformat(), "replaced_card_id": replaced,
-               "cancel_reason": reason}
-        cards.append(row)
-        return row
+        return T.add("cards", {"account_id": acct["id"], "last4": new_last4(acct["customer_id"]),
+                               "network": rng.choice(["visa", "mastercard"]), "status": status,
+                               "daily_limit_cents": rng.choice([50000, 100000, p["max_card_daily_limit_cents"]]),
+                               "expires_on": expires.isoformat(), "issued_on": issued.isoformat(),
+                               "replaced_card_id": replaced, "cancel_reason": reason})
 
     card_of: dict[int, Row] = {}  # checking account id -> card used for purchases
     prev_card: dict[int, Row] = {}  # checking account id -> the card it replaced
@@ -218,7 +211,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         card["status"] = "frozen"
 
     # ---- payees ---------------------------------------------------------------------------------
-    payees: list[Row] = []
     cust_payees: dict[int, list[Row]] = {}
     payee_numbers: dict[int, set[str]] = {}
 
@@ -226,10 +218,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         num = ctx.unique(lambda: f"{rng.randint(100000, 999999)}{rng.randint(0, 9999):04d}",
                          payee_numbers.setdefault(c["id"], set()))
         created = _at(ctx.days_ago(110, 700), rng.randint(8, 21), rng.randint(0, 59))
-        row = {"id": len(payees) + 1, "customer_id": c["id"], "name": name, "bank_name": bank,
-               "account_number": num, "nickname": nickname, "status": status, "created_at": _iso(created),
-               "removed_at": _iso(created + timedelta(days=30)) if status == "removed" else None}
-        payees.append(row)
+        row = T.add("payees", {"customer_id": c["id"], "name": name, "bank_name": bank, "account_number": num,
+                               "nickname": nickname, "status": status, "created_at": _iso(created),
+                               "removed_at": _iso(created + timedelta(days=30)) if status == "removed" else None})
         cust_payees.setdefault(c["id"], []).append(row)
         return row
 
@@ -251,7 +242,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                         add_payee(other, LOOKALIKE_BILLERS[p["name"]], p["bank_name"])
 
     # ---- scheduled payments ---------------------------------------------------------------------
-    scheduled: list[Row] = []
     events: list[dict[str, Any]] = []  # money movements, balanced later
     for c in customers:
         chk = cust_accounts[c["id"]][0]
@@ -261,13 +251,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             amount = rng.randint(40, 260) * 100 + rng.choice([0, 0, 50, 99])
             status = ctx.weighted({"active": 0.7, "paused": 0.15, "cancelled": 0.15})
             day = rng.randint(1, 28)
-            sid = len(scheduled) + 1
             nxt = date(2026, 4, day) if day <= 16 else date(2026, 3, day)
-            scheduled.append({"id": sid, "customer_id": c["id"], "from_account_id": chk["id"], "payee_id": p["id"],
-                              "amount_cents": amount, "frequency": "monthly",
-                              "next_run_on": nxt.isoformat() if status != "cancelled" else None,
-                              "end_on": None, "status": status, "memo": "", "created_at":
-                              _iso(_at(date(2025, 11, rng.randint(1, 25)), rng.randint(8, 20)))})
+            sid = T.add("scheduled_payments", {
+                "customer_id": c["id"], "from_account_id": chk["id"], "payee_id": p["id"], "amount_cents": amount,
+                "frequency": "monthly", "next_run_on": nxt.isoformat() if status != "cancelled" else None,
+                "end_on": None, "status": status, "memo": "",
+                "created_at": _iso(_at(date(2025, 11, rng.randint(1, 25)), rng.randint(8, 20)))})["id"]
             for m in (date(2025, 12, day), date(2026, 1, day), date(2026, 2, day), date(2026, 3, day)):
                 if m >= today or (status == "cancelled" and m >= date(2026, 2, 1)):
                     continue
@@ -278,17 +267,21 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                "desc": f"Scheduled payment to {p['name']}"})
         if rng.random() < 0.2 and active_payees:
             p = active_payees[-1]
-            sid = len(scheduled) + 1
             when = ctx.days_ago(20, 80)
             amount = rng.randint(100, 900) * 100
-            scheduled.append({"id": sid, "customer_id": c["id"], "from_account_id": chk["id"], "payee_id": p["id"],
-                              "amount_cents": amount, "frequency": "once", "next_run_on": None, "end_on": None,
-                              "status": "completed", "memo": "one-off", "created_at": _iso(_at(when - timedelta(days=5), 12))})
+            sid = T.add("scheduled_payments", {
+                "customer_id": c["id"], "from_account_id": chk["id"], "payee_id": p["id"], "amount_cents": amount,
+                "frequency": "once", "next_run_on": None, "end_on": None, "status": "completed", "memo": "one-off",
+                "created_at": _iso(_at(when - timedelta(days=5), 12))})["id"]
             events.append({"kind": "payee", "at": _at(when, 6, 10), "from": chk["id"], "payee": p["id"],
                            "amount": amount, "sched": sid, "customer": c["id"],
                            "desc": f"Scheduled payment to {p['name']}"})
 
     # ---- everyday money movements --------------------------------------------------------------
+    def history_day() -> date:
+        """A day of the generated history, before today."""
+        return hist_start + timedelta(days=rng.randint(0, (today - hist_start).days - 1))
+
     feb_merchant_planted: set[int] = set()
     for idx, c in enumerate(customers):
         accts = cust_accounts[c["id"]]
@@ -306,8 +299,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         n_buy = rng.randint(5, 9)
         for _ in range(n_buy):
             m, lo, hi = ctx.pick(MERCHANTS)
-            at = _at(hist_start + timedelta(days=rng.randint(0, (today - hist_start).days - 1)),
-                     rng.randint(7, 21), rng.randint(0, 59))
+            at = _at(history_day(), rng.randint(7, 21), rng.randint(0, 59))
             events.append({"kind": "tx", "acct": chk["id"], "at": at, "tx": "card_purchase",
                            "amount": -rng.randint(lo, hi), "desc": f"Card purchase - {m}", "merchant": m,
                            "card": card["id"] if at.date().isoformat() >= card["issued_on"] or chk["id"] not in
@@ -325,7 +317,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                "tx": "card_purchase", "amount": -rng.randint(lo, hi),
                                "desc": f"Card purchase - {lm}", "merchant": lm, "card": card["id"]})
         for _ in range(rng.randint(0, 3)):
-            at = _at(hist_start + timedelta(days=rng.randint(0, (today - hist_start).days - 1)), rng.randint(8, 20))
+            at = _at(history_day(), rng.randint(8, 20))
             events.append({"kind": "tx", "acct": chk["id"], "at": at, "tx": "withdrawal",
                            "amount": -rng.choice([2000, 4000, 6000, 10000, 20000]), "desc": "ATM withdrawal"})
         if rng.random() < 0.3:
@@ -338,17 +330,16 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                "amount": max(1, opening[sav["id"]] * prod[sav["product_id"]]["interest_rate_bps"]
                                              // 120000), "desc": "Interest paid"})
             for _ in range(rng.randint(1, 3)):
-                at = _at(hist_start + timedelta(days=rng.randint(0, (today - hist_start).days - 1)),
-                         rng.randint(8, 21), rng.randint(0, 59))
+                at = _at(history_day(), rng.randint(8, 21), rng.randint(0, 59))
                 events.append({"kind": "own", "at": at, "from": chk["id"], "to": sav["id"],
                                "amount": rng.randint(1, 12) * 5000, "customer": c["id"], "desc": "Transfer to savings"})
             if rng.random() < 0.3:
-                at = _at(hist_start + timedelta(days=rng.randint(0, (today - hist_start).days - 1)), rng.randint(8, 21))
+                at = _at(history_day(), rng.randint(8, 21))
                 events.append({"kind": "own", "at": at, "from": sav["id"], "to": chk["id"],
                                "amount": rng.randint(1, 6) * 5000, "customer": c["id"], "desc": "Transfer to checking"})
         for p in [p for p in cust_payees[c["id"]] if p["status"] == "active"][:1]:
             if rng.random() < 0.5:
-                at = _at(hist_start + timedelta(days=rng.randint(0, (today - hist_start).days - 1)), rng.randint(8, 21))
+                at = _at(history_day(), rng.randint(8, 21))
                 events.append({"kind": "payee", "at": at, "from": chk["id"], "payee": p["id"],
                                "amount": rng.randint(20, 300) * 100, "sched": None, "customer": c["id"],
                                "desc": f"Payment to {p['name']}"})
@@ -356,8 +347,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     # ---- post the events in time order ------------------------------------------------------------
     events.sort(key=lambda e: (e["at"], e.get("acct", e.get("from", 0)), e["desc"], e["amount"]))
     bal = dict(opening)
-    transactions: list[Row] = []
-    transfers: list[Row] = []
+    transactions = T["transactions"]
+    transfers = T["transfers"]
     acct_by_id = {a["id"]: a for a in accounts}
 
     def post(acct_id: int, at: datetime, kind: str, amount: int, desc: str, merchant: str | None = None,
@@ -393,8 +384,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 post(e["from"], e["at"], "bill_payment", -e["amount"], e["desc"], transfer=trid)
 
     # ---- disputes on card purchases ----------------------------------------------------------------
-    disputes: list[Row] = []
-    dispute_events: list[Row] = []
+    disputes = T["disputes"]
     purchases_by_cust: dict[int, list[Row]] = {}
     owner = {a["id"]: a["customer_id"] for a in accounts}
     for t in transactions:
@@ -407,8 +397,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     ref_base = 0 if ctx.seed == 0 else 100 + (ctx.seed * 7919) % 8900
 
     def add_event(did: int, from_status: str | None, to_status: str, actor: str, at: datetime, note: str = "") -> None:
-        dispute_events.append({"id": len(dispute_events) + 1, "dispute_id": did, "from_status": from_status,
-                               "to_status": to_status, "actor": actor, "note": note, "created_at": _iso(at)})
+        T.add("dispute_events", {"dispute_id": did, "from_status": from_status, "to_status": to_status, "actor": actor,
+                                 "note": note, "created_at": _iso(at)})
 
     def add_dispute(c: Row, t: Row, status: str) -> None:
         did = len(disputes) + 1
@@ -468,7 +458,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         a["balance_cents"] = run[a["id"]]
 
     # ---- statements (January and February 2026) ----------------------------------------------------
-    statements: list[Row] = []
     tx_by_acct: dict[int, list[Row]] = {}
     for t in transactions:
         tx_by_acct.setdefault(t["account_id"], []).append(t)
@@ -480,34 +469,28 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             inside = [t for t in rows if ps.isoformat() <= t["posted_at"][:10] <= pe.isoformat()]
             tin = sum(t["amount_cents"] for t in inside if t["amount_cents"] > 0)
             tout = -sum(t["amount_cents"] for t in inside if t["amount_cents"] < 0)
-            statements.append({"id": len(statements) + 1, "account_id": a["id"], "period_start": ps.isoformat(),
-                               "period_end": pe.isoformat(), "opening_balance_cents": before,
-                               "closing_balance_cents": before + tin - tout, "total_in_cents": tin,
-                               "total_out_cents": tout, "issued_on": issued.isoformat()})
+            T.add("statements", {"account_id": a["id"], "period_start": ps.isoformat(),
+                                 "period_end": pe.isoformat(), "opening_balance_cents": before,
+                                 "closing_balance_cents": before + tin - tout, "total_in_cents": tin,
+                                 "total_out_cents": tout, "issued_on": issued.isoformat()})
 
     # ---- alerts and notifications ----------------------------------------------------------------------
-    alerts: list[Row] = []
-    notifications: list[Row] = []
     for c in customers:
         if rng.random() < 0.35:
             a = cust_accounts[c["id"]][0]
-            alerts.append({"id": len(alerts) + 1, "customer_id": c["id"], "account_id": a["id"],
-                           "alert_type": rng.choice(["low_balance", "large_transaction"]),
-                           "threshold_cents": rng.choice([10000, 25000, 50000, 100000]),
-                           "channel": rng.choice(["email", "sms", "push"]), "is_active": 1,
-                           "created_at": _iso(_at(ctx.days_ago(100, 400), 10))})
+            T.add("alerts", {"customer_id": c["id"], "account_id": a["id"],
+                             "alert_type": rng.choice(["low_balance", "large_transaction"]),
+                             "threshold_cents": rng.choice([10000, 25000, 50000, 100000]),
+                             "channel": rng.choice(["email", "sms", "push"]), "is_active": 1,
+                             "created_at": _iso(_at(ctx.days_ago(100, 400), 10))})
         for issued in (date(2026, 2, 1), date(2026, 3, 1)):
-            notifications.append({"id": len(notifications) + 1, "customer_id": c["id"], "alert_id": None,
-                                  "channel": "email", "message": "Your monthly statement is ready to view.",
-                                  "created_at": _iso(_at(issued, 7))})
+            T.add("notifications", {"customer_id": c["id"], "alert_id": None,
+                                    "channel": "email", "message": "Your monthly statement is ready to view.",
+                                    "created_at": _iso(_at(issued, 7))})
     # a frozen account (held by the bank) for a customer with a savings account
     for c in customers[5::11]:
         accts = cust_accounts[c["id"]]
         if len(accts) > 1:
             accts[1]["status"] = "frozen"
 
-    return {"branches": branches, "staff": staff, "products": products, "customers": customers,
-            "accounts": accounts, "cards": cards, "payees": payees, "scheduled_payments": scheduled,
-            "transfers": transfers, "transactions": transactions, "disputes": disputes,
-            "dispute_events": dispute_events, "statements": statements, "alerts": alerts,
-            "notifications": notifications, "activity_log": []}
+    return T

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, parse_day, tool
+from awm.tooling import Db, ToolError, filters, parse_day, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
@@ -81,9 +81,8 @@ def _own_res(db: Db, customer_email: str, code: str) -> tuple[dict[str, Any], di
     """The acting customer and one of their reservations."""
     customer = _customer(db, customer_email)
     r = _res(db, code)
-    if r["customer_id"] != customer["id"]:
-        raise ToolError(f"Reservation {code} is not one of {customer['first_name']} {customer['last_name']}'s; "
-                        "list_reservations shows theirs.")
+    require_owner(r, "customer_id", customer["id"], f"Reservation {code} is not one of {customer['first_name']} "
+                  f"{customer['last_name']}'s; list_reservations shows theirs.")
     return customer, r
 
 
@@ -283,8 +282,9 @@ def list_locations(db: Db, city: str | None = None) -> dict:
     Args:
         city: only locations in this city, e.g. "San Francisco".
     """
+    where, params = filters(("lower(city) = lower(?)", city))
     rows = db.query("SELECT code, name, city, address, phone, is_airport, opens_at, closes_at FROM locations "
-                    "WHERE (? IS NULL OR lower(city) = lower(?)) ORDER BY code", (city, city))
+                    f"WHERE {where} ORDER BY code", params)
     for r in rows:
         r["is_airport"] = bool(r["is_airport"])
     return {"locations": rows}
@@ -396,12 +396,13 @@ def list_reservations(db: Db, customer_email: str, status: ResStatus | None = No
     """
     _limit(limit)
     c = _customer(db, customer_email)
+    where, params = filters(("r.status = ?", status))
     rows = db.query("SELECT r.code, r.status, k.code AS class, v.plate, pl.code AS pickup_location, rl.code AS "
                     "return_location, r.pickup_date, r.return_date, r.estimated_total_cents FROM reservations r "
                     "JOIN vehicle_classes k ON k.id = r.class_id JOIN vehicles v ON v.id = r.vehicle_id "
                     "JOIN locations pl ON pl.id = r.pickup_location_id JOIN locations rl ON rl.id = r.return_location_id "
-                    "WHERE r.customer_id = ? AND (? IS NULL OR r.status = ?) ORDER BY r.pickup_date DESC, r.id DESC "
-                    "LIMIT ?", (c["id"], status, status, limit))
+                    f"WHERE r.customer_id = ? AND {where} ORDER BY r.pickup_date DESC, r.id DESC LIMIT ?",
+                    (c["id"], *params, limit))
     for r in rows:
         r["estimated_total"] = _money(r.pop("estimated_total_cents"))
     return {"count": len(rows), "reservations": rows}
@@ -460,10 +461,9 @@ def list_location_bookings(db: Db, agent_email: str, day: str, kind: Literal["pi
     """
     a = _agent(db, agent_email)
     d = _date(day, "day").isoformat()
-    if kind == "pickups":
-        rows = db.query(_RES_SQL + "WHERE r.pickup_location_id = ? AND r.pickup_date = ? ORDER BY r.id", (a["location_id"], d))
-    else:
-        rows = db.query(_RES_SQL + "WHERE r.return_location_id = ? AND r.return_date = ? ORDER BY r.id", (a["location_id"], d))
+    end = "pickup" if kind == "pickups" else "return"
+    rows = db.query(_RES_SQL + f"WHERE r.{end}_location_id = ? AND r.{end}_date = ? ORDER BY r.id",
+                    (a["location_id"], d))
     return {"location": a["location_code"], "day": d, "kind": kind,
             "reservations": [{"code": r["code"], "status": r["status"], "customer": r["customer_name"],
                               "class": r["class_code"], "vehicle_plate": r["plate"],
@@ -524,11 +524,12 @@ def list_damage_reports(db: Db, agent_email: str, plate: str | None = None, limi
     """
     _limit(limit)
     a = _agent(db, agent_email)
+    where, params = filters(("upper(v.plate) = upper(?)", plate))
     rows = db.query("SELECT v.plate, r.code AS reservation, d.severity, d.description, d.estimated_cost_cents, "
                     "d.customer_charge_cents, d.reported_at FROM damage_reports d JOIN vehicles v ON v.id = d.vehicle_id "
                     "JOIN agents ag ON ag.id = d.agent_id LEFT JOIN reservations r ON r.id = d.reservation_id "
-                    "WHERE ag.location_id = ? AND (? IS NULL OR upper(v.plate) = upper(?)) "
-                    "ORDER BY d.reported_at DESC, d.id DESC LIMIT ?", (a["location_id"], plate, plate, limit))
+                    f"WHERE ag.location_id = ? AND {where} ORDER BY d.reported_at DESC, d.id DESC LIMIT ?",
+                    (a["location_id"], *params, limit))
     return {"count": len(rows), "reports": rows}
 
 
@@ -773,9 +774,8 @@ def update_driver_license(db: Db, customer_email: str, license_number: str, issu
     exp = _date(expires_on, "expires_on")
     if exp <= db.today():
         raise ToolError("expires_on must be in the future; an expired licence cannot be recorded.")
-    other = db.value("SELECT customer_id FROM driver_licenses WHERE license_number = ?", (num,))
-    if other is not None and other != c["id"]:
-        raise ToolError("That licence number is on another customer's profile.")
+    db.none("SELECT 1 FROM driver_licenses WHERE license_number = ? AND customer_id <> ?", (num, c["id"]),
+            found="That licence number is on another customer's profile.")
     if db.value("SELECT 1 FROM driver_licenses WHERE customer_id = ?", (c["id"],)):
         db.execute("UPDATE driver_licenses SET license_number = ?, issuing_state = ?, issued_on = ?, expires_on = ? "
                    "WHERE customer_id = ?", (num, st, db.today().isoformat(), exp.isoformat(), c["id"]))

@@ -25,7 +25,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -66,45 +66,49 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     today = ctx.today
     clock = ctx.clock
 
+    t = Tables(["locations", "agents", "vehicle_classes", "vehicles", "customers", "driver_licenses",
+                "insurance_options", "extras", "extra_inventory", "one_way_fees", "reservations", "reservation_extras",
+                "damage_reports", "charges", "loyalty_transactions"])
     nl = ctx.n(4, 12)
-    locations = [{"id": i, "code": c, "name": n, "city": city, "address": a, "phone": f"(415) 555-{2000 + i * 41:04d}",
-                  "is_airport": ap, "opens_at": o, "closes_at": cl}
-                 for i, (c, n, city, a, ap, o, cl) in enumerate(LOCATIONS[:nl], start=1)]
-    agents: list[Row] = []
+    t["locations"] = locations = [
+        {"id": i, "code": c, "name": n, "city": city, "address": a, "phone": f"(415) 555-{2000 + i * 41:04d}",
+         "is_airport": ap, "opens_at": o, "closes_at": cl}
+        for i, (c, n, city, a, ap, o, cl) in enumerate(LOCATIONS[:nl], start=1)]
     emails: set[str] = set()
     for loc in locations:
         for role in ("station_manager", "counter_agent", "counter_agent"):
             first, last = fk.first_name(), fk.last_name()
             email = ctx.unique(lambda: f"{first[0].lower()}{last.lower()}{rng.randint(1, 99)}@swiftcar.com", emails)
-            agents.append({"id": len(agents) + 1, "location_id": loc["id"], "full_name": f"{first} {last}",
-                           "email": email, "role": role, "is_active": 1})
-    agents[-1]["is_active"] = 0
+            t.add("agents", {"location_id": loc["id"], "full_name": f"{first} {last}", "email": email, "role": role,
+                             "is_active": 1})
+    t["agents"][-1]["is_active"] = 0
 
-    classes = [{"id": c[0], "code": c[1], "name": c[2], "daily_rate_cents": c[3], "weekend_rate_cents": c[4],
-                "min_age": c[5], "seats": c[6], "description": c[7]} for c in CLASSES]
+    t["vehicle_classes"] = classes = [
+        {"id": c[0], "code": c[1], "name": c[2], "daily_rate_cents": c[3], "weekend_rate_cents": c[4],
+         "min_age": c[5], "seats": c[6], "description": c[7]} for c in CLASSES]
     cls = {c["id"]: c for c in classes}
-    insurance = [{"id": i[0], "code": i[1], "name": i[2], "daily_price_cents": i[3], "deductible_cents": i[4],
-                  "description": i[5]} for i in INSURANCE]
-    extras = [{"id": e[0], "code": e[1], "name": e[2], "daily_price_cents": e[3], "max_per_rental": e[4]}
-              for e in EXTRAS]
-    inventory = []
+    t["insurance_options"] = [
+        {"id": i[0], "code": i[1], "name": i[2], "daily_price_cents": i[3], "deductible_cents": i[4],
+         "description": i[5]} for i in INSURANCE]
+    t["extras"] = extras = [
+        {"id": e[0], "code": e[1], "name": e[2], "daily_price_cents": e[3], "max_per_rental": e[4]} for e in EXTRAS]
     for loc in locations:
         for e in extras:
-            inventory.append({"id": len(inventory) + 1, "location_id": loc["id"], "extra_id": e["id"],
-                              "quantity": {1: rng.randint(4, 8), 2: rng.randint(2, 5), 3: rng.randint(0, 3),
-                                           4: rng.randint(3, 8)}[e["id"]]})
-    stock = {(r["location_id"], r["extra_id"]): r["quantity"] for r in inventory}
-    routes = []
+            t.add("extra_inventory", {"location_id": loc["id"], "extra_id": e["id"],
+                                      "quantity": {1: rng.randint(4, 8), 2: rng.randint(2, 5), 3: rng.randint(0, 3),
+                                                   4: rng.randint(3, 8)}[e["id"]]})
+    stock = {(r["location_id"], r["extra_id"]): r["quantity"] for r in t["extra_inventory"]}
     for a in locations:
         for b in locations:
             if a["id"] != b["id"] and (a["city"] != b["city"] or a["is_airport"] != b["is_airport"]):
                 if (a["id"] + b["id"]) % 3 != 0 or abs(a["id"] - b["id"]) == 1:
-                    routes.append({"id": len(routes) + 1, "from_location_id": a["id"], "to_location_id": b["id"],
-                                   "fee_cents": 2500 if a["city"] == b["city"] else rng.choice([4900, 7500, 9900, 12500])})
-    route_fee = {(r["from_location_id"], r["to_location_id"]): r["fee_cents"] for r in routes}
+                    t.add("one_way_fees", {"from_location_id": a["id"], "to_location_id": b["id"],
+                                           "fee_cents": 2500 if a["city"] == b["city"]
+                                           else rng.choice([4900, 7500, 9900, 12500])})
+    route_fee = {(r["from_location_id"], r["to_location_id"]): r["fee_cents"] for r in t["one_way_fees"]}
 
     # ---- fleet --------------------------------------------------------------------------------
-    vehicles: list[Row] = []
+    vehicles = t["vehicles"]
     plates: set[str] = set()
     for loc in locations:
         for c in CLASSES:
@@ -113,16 +117,14 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 plate = ctx.unique(lambda: f"{rng.randint(7, 9)}{rng.choice('ABCDEFGHJKLMNPRSTVWXYZ')}"
                                    f"{rng.choice('ABCDEFGHJKLMNPRSTVWXYZ')}{rng.choice('ABCDEFGHJKLMNPRSTVWXYZ')}"
                                    f"{rng.randint(100, 999)}", plates)
-                vehicles.append({"id": len(vehicles) + 1, "plate": plate, "class_id": c[0], "location_id": loc["id"],
-                                 "make": make, "model": model, "year": rng.randint(2021, 2026),
-                                 "color": rng.choice(COLORS), "status": "available",
-                                 "mileage_km": rng.randint(3000, 40000)})
+                t.add("vehicles", {"plate": plate, "class_id": c[0], "location_id": loc["id"], "make": make,
+                                   "model": model, "year": rng.randint(2021, 2026), "color": rng.choice(COLORS),
+                                   "status": "available", "mileage_km": rng.randint(3000, 40000)})
     for v in vehicles[5::13]:
         v["status"] = "maintenance"
 
     # ---- customers and licences ---------------------------------------------------------------
-    customers: list[Row] = []
-    licenses: list[Row] = []
+    customers = t["customers"]
     names: set[tuple[str, str]] = set()
     cemails: set[str] = set()
     lic_numbers: set[str] = set()
@@ -132,18 +134,20 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                            f"{rng.choice(['gmail.com', 'yahoo.com', 'outlook.com', 'icloud.com'])}".replace("'", ""),
                            cemails)
         age_days = rng.randint(365 * 21 + 30, 365 * 24) if young else rng.randint(365 * 26, 365 * 70)
-        c = {"id": len(customers) + 1, "first_name": first, "last_name": last, "email": email,
-             "phone": f"({rng.choice([415, 510, 408, 650, 916])}) 555-{rng.randint(0, 9999):04d}",
-             "date_of_birth": (today - timedelta(days=age_days)).isoformat(),
-             "loyalty_tier": ctx.weighted({"basic": 0.6, "silver": 0.25, "gold": 0.15}), "loyalty_points": 0,
-             "created_at": _iso(datetime.combine(ctx.days_ago(200, 2000), time(rng.randint(8, 20))))}
-        customers.append(c)
+        c = t.add("customers", {
+            "first_name": first, "last_name": last, "email": email,
+            "phone": f"({rng.choice([415, 510, 408, 650, 916])}) 555-{rng.randint(0, 9999):04d}",
+            "date_of_birth": (today - timedelta(days=age_days)).isoformat(),
+            "loyalty_tier": ctx.weighted({"basic": 0.6, "silver": 0.25, "gold": 0.15}), "loyalty_points": 0,
+            "created_at": _iso(datetime.combine(ctx.days_ago(200, 2000), time(rng.randint(8, 20))))})
         expired = rng.random() < 0.08
         exp = ctx.days_ago(10, 200) if expired else today + timedelta(days=rng.randint(200, 1800))
-        licenses.append({"id": len(licenses) + 1, "customer_id": c["id"],
-                         "license_number": ctx.unique(lambda: f"{rng.choice('ABCDFGHJKLMNPRSTWY')}{rng.randint(1000000, 9999999)}", lic_numbers),
-                         "issuing_state": rng.choice(STATES), "issued_on": (exp - timedelta(days=365 * 5)).isoformat(),
-                         "expires_on": exp.isoformat()})
+        t.add("driver_licenses", {
+            "customer_id": c["id"],
+            "license_number": ctx.unique(lambda: f"{rng.choice('ABCDFGHJKLMNPRSTWY')}{rng.randint(1000000, 9999999)}",
+                                         lic_numbers),
+            "issuing_state": rng.choice(STATES), "issued_on": (exp - timedelta(days=365 * 5)).isoformat(),
+            "expires_on": exp.isoformat()})
         return c
 
     for i in range(ctx.n(40, 600)):
@@ -152,7 +156,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     if ctx.distractors:
         for c in ctx.sample(customers[:], max(4, len(customers) // 8)):
             add_customer(c["first_name"], c["last_name"])
-    lic = {l["customer_id"]: l for l in licenses}
+    lic = {l["customer_id"]: l for l in t["driver_licenses"]}
 
     def can_drive(c: Row, class_id: int, d1: date, d2: date) -> bool:
         old_enough = tools._age(c["date_of_birth"], d1) >= cls[class_id]["min_age"]
@@ -161,11 +165,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     # ---- reservations -----------------------------------------------------------------------------
     busy: dict[int, list[tuple[date, date]]] = {v["id"]: [] for v in vehicles}
     extra_use: list[tuple[int, int, date, date, int]] = []  # location, extra, d1, d2, qty
-    reservations: list[Row] = []
-    res_extras: list[Row] = []
-    charges: list[Row] = []
-    loyalty: list[Row] = []
-    damage: list[Row] = []
+    reservations, loyalty = t["reservations"], t["loyalty_transactions"]
     codes: set[str] = set()
     by_loc_class: dict[tuple[int, int], list[Row]] = {}
     for v in vehicles:
@@ -193,7 +193,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         insurance_id = (rng.choice([None, None, 1, 2]) if ins == -1 else ins)
         rental = tools._rental_cents(k, d1, d2, c["loyalty_tier"])
         one_way = route_fee.get((v["location_id"], ret_loc), 0) if ret_loc != v["location_id"] else 0
-        rid = len(reservations) + 1
         code = ctx.unique(lambda: f"R{rng.choice(tools.LETTERS)}{rng.choice(tools.LETTERS)}{rng.randint(1000, 9999)}",
                           codes)
         ex_total, chosen = 0, []
@@ -206,27 +205,27 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         ins_total = INSURANCE[insurance_id - 1][3] * days if insurance_id else 0
         created = datetime.combine(min(d1, today) - timedelta(days=rng.randint(3, 40)), time(rng.randint(7, 22),
                                                                                             rng.randint(0, 59)))
-        r = {"id": rid, "code": code, "customer_id": c["id"], "vehicle_id": v["id"], "class_id": v["class_id"],
-             "pickup_location_id": v["location_id"], "return_location_id": ret_loc, "pickup_date": d1.isoformat(),
-             "return_date": d2.isoformat(), "status": status, "insurance_id": insurance_id, "rental_cents": rental,
-             "one_way_fee_cents": one_way, "points_redeemed": 0,
-             "estimated_total_cents": rental + ins_total + ex_total + one_way, "start_mileage_km": None,
-             "end_mileage_km": None, "created_at": _iso(created), "picked_up_at": None, "returned_at": None,
-             "cancelled_at": None}
-        reservations.append(r)
+        r = t.add("reservations", {
+            "code": code, "customer_id": c["id"], "vehicle_id": v["id"], "class_id": v["class_id"],
+            "pickup_location_id": v["location_id"], "return_location_id": ret_loc, "pickup_date": d1.isoformat(),
+            "return_date": d2.isoformat(), "status": status, "insurance_id": insurance_id, "rental_cents": rental,
+            "one_way_fee_cents": one_way, "points_redeemed": 0,
+            "estimated_total_cents": rental + ins_total + ex_total + one_way, "start_mileage_km": None,
+            "end_mileage_km": None, "created_at": _iso(created), "picked_up_at": None, "returned_at": None,
+            "cancelled_at": None})
         if status in ("reserved", "picked_up", "returned"):
             busy[v["id"]].append((d1, d2))
             for e, qty in chosen:
                 extra_use.append((v["location_id"], e["id"], d1, d2, qty))
         for e, qty in chosen:
-            res_extras.append({"id": len(res_extras) + 1, "reservation_id": rid, "extra_id": e["id"], "quantity": qty})
+            t.add("reservation_extras", {"reservation_id": r["id"], "extra_id": e["id"], "quantity": qty})
         r["_ins_total"], r["_ex_total"] = ins_total, ex_total
         return r
 
     def add_charge(r: Row, kind: str, cents: int, desc: str, at: datetime) -> None:
         if cents:
-            charges.append({"id": len(charges) + 1, "reservation_id": r["id"], "kind": kind, "amount_cents": cents,
-                            "description": desc, "created_at": _iso(at)})
+            t.add("charges", {"reservation_id": r["id"], "kind": kind, "amount_cents": cents, "description": desc,
+                              "created_at": _iso(at)})
 
     # past rentals, per vehicle in time order (round trips)
     for v in vehicles:
@@ -258,20 +257,20 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     add_charge(r, "fuel", tools.FUEL_CHARGE_CENTS, "Refuelling - returned without a full tank", ret)
                     total += tools.FUEL_CHARGE_CENTS
                 pts = total // 100
-                loyalty.append({"id": len(loyalty) + 1, "customer_id": c["id"], "reservation_id": r["id"],
-                                "points": pts, "reason": "earned", "created_at": _iso(ret)})
+                t.add("loyalty_transactions", {"customer_id": c["id"], "reservation_id": r["id"], "points": pts,
+                                               "reason": "earned", "created_at": _iso(ret)})
                 if rng.random() < 0.1:
                     sev = rng.choice(["minor", "moderate"])
                     cost = rng.randint(8, 60) * 1000 if sev == "moderate" else rng.randint(2, 8) * 1000
                     ded = {None: cost, 1: min(cost, 100000), 2: 0}[r["insurance_id"]]
-                    loc_agents = [a for a in agents if a["location_id"] == v["location_id"] and a["is_active"]]
-                    damage.append({"id": len(damage) + 1, "reservation_id": r["id"], "vehicle_id": v["id"],
-                                   "agent_id": ctx.pick(loc_agents)["id"], "severity": sev,
-                                   "description": rng.choice(["Scratch on rear bumper", "Dent in driver door",
-                                                              "Cracked side mirror", "Chipped windshield",
-                                                              "Scuffed front wheel rim"]),
-                                   "estimated_cost_cents": cost, "customer_charge_cents": ded,
-                                   "reported_at": _iso(ret + timedelta(minutes=20))})
+                    loc_agents = [a for a in t["agents"] if a["location_id"] == v["location_id"] and a["is_active"]]
+                    t.add("damage_reports", {"reservation_id": r["id"], "vehicle_id": v["id"],
+                                             "agent_id": ctx.pick(loc_agents)["id"], "severity": sev,
+                                             "description": rng.choice(["Scratch on rear bumper", "Dent in driver door",
+                                                                        "Cracked side mirror", "Chipped windshield",
+                                                                        "Scuffed front wheel rim"]),
+                                             "estimated_cost_cents": cost, "customer_charge_cents": ded,
+                                             "reported_at": _iso(ret + timedelta(minutes=20))})
                     add_charge(r, "damage", ded, "Damage: customer share", ret + timedelta(minutes=20))
             elif kind == "cancelled":
                 r["cancelled_at"] = _iso(datetime.combine(d - timedelta(days=rng.randint(2, 10)), time(12)))
@@ -335,9 +334,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     # loyalty balances (+ a welcome bonus for some)
     for c in customers:
         if rng.random() < 0.3:
-            loyalty.append({"id": len(loyalty) + 1, "customer_id": c["id"], "reservation_id": None,
-                            "points": rng.choice([500, 1000, 2500]), "reason": "bonus",
-                            "created_at": c["created_at"]})
+            t.add("loyalty_transactions", {"customer_id": c["id"], "reservation_id": None,
+                                           "points": rng.choice([500, 1000, 2500]), "reason": "bonus",
+                                           "created_at": c["created_at"]})
     loyalty.sort(key=lambda x: (x["created_at"], x["id"]))
     for i, l in enumerate(loyalty, start=1):
         l["id"] = i
@@ -348,11 +347,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         c["loyalty_points"] = pts.get(c["id"], 0)
     for r in reservations:
         r.pop("_ins_total"), r.pop("_ex_total")
-    charges.sort(key=lambda x: (x["created_at"], x["id"]))
-    for i, ch in enumerate(charges, start=1):
+    t["charges"].sort(key=lambda x: (x["created_at"], x["id"]))
+    for i, ch in enumerate(t["charges"], start=1):
         ch["id"] = i
-    return {"locations": locations, "agents": agents, "vehicle_classes": classes, "vehicles": vehicles,
-            "customers": customers, "driver_licenses": licenses, "insurance_options": insurance, "extras": extras,
-            "extra_inventory": inventory, "one_way_fees": routes, "reservations": reservations,
-            "reservation_extras": res_extras, "damage_reports": damage, "charges": charges,
-            "loyalty_transactions": loyalty}
+    return t

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, dollars, filters, like_contains, to_cents, tool
+from awm.tooling import Db, ToolError, clean_text, dollars, filters, like_any, require_owner, to_cents, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -30,11 +30,6 @@ _TRANSITIONS = {
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-
-def _like(text: str | None) -> str | None:
-    """A LIKE pattern for an optional search text (None when the agent gave no words)."""
-    return like_contains(text.strip()) if text and text.strip() else None
 
 
 _AGENT_SQL = ("SELECT a.*, t.code AS team_code, t.name AS team_name, r.refund_limit_cents FROM agents a JOIN teams t "
@@ -171,11 +166,10 @@ def find_organizations(db: Db, query: str | None = None, plan_code: str | None =
         limit: maximum number of organisations, 1 to 50.
     """
     _limit(limit)
-    like = _like(query)
+    who, words = like_any(query, "o.name", "o.domain", optional=True)
     rows = db.query("SELECT o.name, o.domain, p.code AS plan, o.status FROM organizations o JOIN plans p ON p.id = "
-                    "o.plan_id WHERE (? IS NULL OR o.name LIKE ? ESCAPE '\\' OR o.domain LIKE ? ESCAPE '\\') "
-                    "AND (? IS NULL OR upper(p.code) = upper(?)) ORDER BY o.name, o.id LIMIT ?",
-                    (like, like, like, plan_code, plan_code, limit))
+                    f"o.plan_id WHERE {who} AND (? IS NULL OR upper(p.code) = upper(?)) ORDER BY o.name, o.id LIMIT ?",
+                    (*words, plan_code, plan_code, limit))
     return {"count": len(rows), "organizations": rows}
 
 
@@ -216,12 +210,12 @@ def find_contacts(db: Db, query: str | None = None, org_domain: str | None = Non
         limit: maximum number of contacts, 1 to 50.
     """
     _limit(limit)
-    like = _like(query)
+    who, words = like_any(query, "c.full_name", "c.email", optional=True)
     rows = db.query("SELECT c.full_name AS name, c.email, c.role, o.name AS organization, o.domain, c.is_active AS "
-                    "active FROM contacts c JOIN organizations o ON o.id = c.org_id WHERE (? IS NULL OR c.full_name "
-                    "LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') AND (? IS NULL OR lower(o.domain) = lower(?)) "
-                    "AND (? = 1 OR c.is_active = 1) ORDER BY c.full_name, c.id LIMIT ?",
-                    (like, like, like, org_domain, org_domain, 1 if include_inactive else 0, limit))
+                    f"active FROM contacts c JOIN organizations o ON o.id = c.org_id WHERE {who} "
+                    "AND (? IS NULL OR lower(o.domain) = lower(?)) AND (? = 1 OR c.is_active = 1) "
+                    "ORDER BY c.full_name, c.id LIMIT ?",
+                    (*words, org_domain, org_domain, 1 if include_inactive else 0, limit))
     for r in rows:
         r["active"] = bool(r["active"])
     return {"count": len(rows), "contacts": rows}
@@ -280,20 +274,19 @@ def search_tickets(db: Db, text: str | None = None, status: Status | Literal["un
         limit: maximum number of tickets, 1 to 50.
     """
     _limit(limit)
-    like = _like(text)
+    who, words = like_any(text, "t.subject", "t.description", optional=True)
     rows = db.query(
         "SELECT t.number, t.subject, t.status, t.priority, t.channel, o.domain AS organization, c.full_name AS "
         "requester, a.full_name AS assignee, tm.code AS team, t.created_at FROM tickets t JOIN organizations o ON "
         "o.id = t.org_id JOIN contacts c ON c.id = t.requester_id JOIN teams tm ON tm.id = t.team_id LEFT JOIN agents "
-        "a ON a.id = t.assignee_id WHERE (? IS NULL OR t.subject LIKE ? ESCAPE '\\' "
-        "OR t.description LIKE ? ESCAPE '\\') "
+        f"a ON a.id = t.assignee_id WHERE {who} "
         "AND (? IS NULL OR t.status = ? OR (? = 'unsolved' AND t.status IN ('open', 'pending', 'on_hold'))) "
         "AND (? IS NULL OR "
         "lower(o.domain) = lower(?)) AND (? IS NULL OR lower(c.email) = lower(?)) AND (? IS NULL OR lower(a.email) = "
         "lower(?)) AND (? IS NULL OR upper(tm.code) = upper(?)) AND (? IS NULL OR t.priority = ?) AND (? IS NULL OR "
         "EXISTS (SELECT 1 FROM ticket_tags x JOIN tags g ON g.id = x.tag_id WHERE x.ticket_id = t.id AND g.name = "
         "lower(?))) ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
-        (like, like, like, status, status, status, org_domain, org_domain, requester_email, requester_email,
+        (*words, status, status, status, org_domain, org_domain, requester_email, requester_email,
          assignee_email, assignee_email, team_code, team_code, priority, priority, tag, tag, limit))
     return {"count": len(rows), "tickets": rows}
 
@@ -445,12 +438,12 @@ def search_kb(db: Db, query: str | None = None, section: str | None = None,
         limit: maximum number of articles, 1 to 50.
     """
     _limit(limit)
-    where, params = filters(("k.title LIKE ? ESCAPE '\\'", _like(query)), ("lower(k.section) = lower(?)", section),
-                            ("k.status = ?", status))
+    titled, words = like_any(query, "k.title", optional=True)
+    where, params = filters(("lower(k.section) = lower(?)", section), ("k.status = ?", status))
     rows = db.query("SELECT k.number, k.title, k.section, k.status, (SELECT COUNT(*) FROM kb_feedback f WHERE "
                     "f.article_id = k.id AND f.helpful = 1) AS helpful, (SELECT COUNT(*) FROM kb_feedback f WHERE "
                     "f.article_id = k.id AND f.helpful = 0) AS not_helpful FROM kb_articles k "
-                    f"WHERE {where} ORDER BY k.number LIMIT ?", (*params, limit))
+                    f"WHERE {titled} AND {where} ORDER BY k.number LIMIT ?", (*words, *params, limit))
     return {"count": len(rows), "articles": rows}
 
 
@@ -589,8 +582,8 @@ def reply_to_ticket(db: Db, number: int, author_email: str, body: str, public: b
         return {"comment_id": cid, "number": t["number"], "public": public, "author": a["full_name"],
                 "first_response_at": t["first_response_at"], "status": t["status"]}
     c = _contact(db, author_email)
-    if c["id"] != t["requester_id"]:
-        raise ToolError(f"{c['full_name']} did not raise ticket #{t['number']} and cannot reply on it.")
+    require_owner(t, "requester_id", c["id"], f"{c['full_name']} did not raise ticket #{t['number']} and cannot reply "
+                  "on it.")
     if not public:
         raise ToolError("Customers cannot post internal notes.")
     cid = _comment(db, t, text, True, contact_id=c["id"])
@@ -658,8 +651,8 @@ def add_ticket_tags(db: Db, number: int, tags: list[str], actor_email: str) -> d
     added = []
     for name in tags:
         g = _tag(db, name)
-        if db.value("SELECT 1 FROM ticket_tags WHERE ticket_id = ? AND tag_id = ?", (t["id"], g["id"])):
-            raise ToolError(f"Ticket #{t['number']} already has the tag {g['name']!r}.")
+        db.none("SELECT 1 FROM ticket_tags WHERE ticket_id = ? AND tag_id = ?", (t["id"], g["id"]),
+                found=f"Ticket #{t['number']} already has the tag {g['name']!r}.")
         db.insert("ticket_tags", {"ticket_id": t["id"], "tag_id": g["id"]})
         added.append(g["name"])
     db.execute("UPDATE tickets SET updated_at = ? WHERE id = ?", (_now(db), t["id"]))
@@ -772,12 +765,11 @@ def submit_satisfaction(db: Db, number: int, contact_email: str, rating: Literal
     """
     t = _ticket(db, number)
     c = _contact(db, contact_email)
-    if c["id"] != t["requester_id"]:
-        raise ToolError(f"Only the requester of ticket #{t['number']} can rate it.")
+    require_owner(t, "requester_id", c["id"], f"Only the requester of ticket #{t['number']} can rate it.")
     if t["status"] != "solved":
         raise ToolError(f"Ticket #{t['number']} is {t['status']}; surveys are only taken on solved tickets.")
-    if db.value("SELECT 1 FROM satisfaction_surveys WHERE ticket_id = ?", (t["id"],)):
-        raise ToolError(f"Ticket #{t['number']} has already been rated.")
+    db.none("SELECT 1 FROM satisfaction_surveys WHERE ticket_id = ?", (t["id"],),
+            found=f"Ticket #{t['number']} has already been rated.")
     db.insert("satisfaction_surveys", {"ticket_id": t["id"], "contact_id": c["id"], "rating": rating,
                                        "comment": comment.strip()[:1000], "created_at": _now(db)})
     return {"number": t["number"], "rating": rating}
@@ -808,8 +800,7 @@ def add_contact(db: Db, org_domain: str, full_name: str, email: str, actor_email
     e = email.strip().lower()
     if not e.endswith("@" + o["domain"].lower()) or e.count("@") != 1 or e.startswith("@"):
         raise ToolError(f"Contacts of {o['name']} must have an e-mail address @{o['domain']}.")
-    if db.value("SELECT 1 FROM contacts WHERE lower(email) = ?", (e,)):
-        raise ToolError(f"{e} is already a contact.")
+    db.none("SELECT 1 FROM contacts WHERE lower(email) = ?", (e,), found=f"{e} is already a contact.")
     active = db.value("SELECT COUNT(*) FROM contacts WHERE org_id = ? AND is_active = 1", (o["id"],))
     if active >= o["max_contacts"]:
         raise ToolError(f"{o['name']} already has {active} active contacts, the {o['plan_name']} plan's limit; "
@@ -952,8 +943,8 @@ def record_kb_feedback(db: Db, article_number: str, contact_email: str, helpful:
     if k["status"] != "published":
         raise ToolError(f"{k['number']} is {k['status']}; only published articles take feedback.")
     c = _contact(db, contact_email)
-    if db.value("SELECT 1 FROM kb_feedback WHERE article_id = ? AND contact_id = ?", (k["id"], c["id"])):
-        raise ToolError(f"{c['full_name']} has already voted on {k['number']}.")
+    db.none("SELECT 1 FROM kb_feedback WHERE article_id = ? AND contact_id = ?", (k["id"], c["id"]),
+            found=f"{c['full_name']} has already voted on {k['number']}.")
     db.insert("kb_feedback", {"article_id": k["id"], "contact_id": c["id"], "helpful": 1 if helpful else 0,
                               "comment": comment.strip()[:1000], "created_at": _now(db)})
     return {"article": k["number"], "helpful": helpful}

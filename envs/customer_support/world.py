@@ -22,11 +22,12 @@ another domain) and namesake contacts.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -82,28 +83,29 @@ def _slug(s: str) -> str:
     return "".join(ch for ch in s.lower() if ch.isalnum())
 
 
-def _room(T: dict[str, list[Row]], inv: Row) -> int:
+def _sla_due(created: datetime, pol: Row) -> Row:
+    """A ticket's SLA deadlines: its creation time plus its plan's policy for its priority."""
+    return {"first_response_due_at": _iso(created + timedelta(minutes=pol["first_response_minutes"])),
+            "resolution_due_at": _iso(created + timedelta(hours=pol["resolution_hours"]))}
+
+
+def _room(T: Tables, inv: Row) -> int:
     return inv["amount_cents"] - sum(r["amount_cents"] for r in T["refunds"]
                                      if r["invoice_id"] == inv["id"] and r["status"] != "rejected")
 
 
-def _plant_decidable_refund(ctx: WorldContext, T: dict[str, list[Row]], tid: dict[str, int],
+def _plant_decidable_refund(ctx: WorldContext, T: Tables, tid: dict[str, int],
                             limit_of: dict[str, int]) -> None:
     """Make sure some pending refund can be named unambiguously (an organisation without a namesake, the only
     pending one of its requester there) and decided by an active Billing agent other than the requester. The
     random pending refunds may all miss (namesake organisations, two by one agent on one organisation); then
     one more is planted, deterministically, on a paid invoice with room of a uniquely named organisation."""
-    org_count: dict[str, int] = {}
-    for o in T["organizations"]:
-        org_count[o["name"]] = org_count.get(o["name"], 0) + 1
+    org_count = Counter(o["name"] for o in T["organizations"])
     org_of_inv = {i["id"]: i["org_id"] for i in T["invoices"]}
     org_by_id = {o["id"]: o for o in T["organizations"]}
     billers = [a for a in T["agents"] if a["team_id"] == tid["BILL"] and a["is_active"]]
     pending = [r for r in T["refunds"] if r["status"] == "pending_approval"]
-    pairs: dict[tuple[int, int], int] = {}
-    for r in pending:
-        key = (r["requested_by"], org_of_inv[r["invoice_id"]])
-        pairs[key] = pairs.get(key, 0) + 1
+    pairs = Counter((r["requested_by"], org_of_inv[r["invoice_id"]]) for r in pending)
     for r in pending:
         org = org_by_id[org_of_inv[r["invoice_id"]]]
         if org_count[org["name"]] == 1 and pairs[(r["requested_by"], org["id"])] == 1 and any(
@@ -120,41 +122,33 @@ def _plant_decidable_refund(ctx: WorldContext, T: dict[str, list[Row]], tid: dic
             continue
         amount = min(room, 5000 + 100 * (10 + inv["id"] % 150)) // 100 * 100  # above an agent's limit
         created = (ctx.clock - timedelta(hours=2 + inv["id"] % 20)).replace(microsecond=0)
-        T["refunds"].append({
-            "id": len(T["refunds"]) + 1, "number": ctx.tools._refund_number(len(T["refunds"]) + 1),
-            "invoice_id": inv["id"],
+        T.add("refunds", {
+            "number": ctx.tools._refund_number(len(T["refunds"]) + 1), "invoice_id": inv["id"],
             "ticket_id": None, "kind": "refund", "amount_cents": amount, "reason": "Unused seats",
             "status": "pending_approval", "requested_by": req["id"], "approved_by": None,
             "created_at": _iso(created), "decided_at": None})
         return
 
 
-def _plant_creditable_ticket(ctx: WorldContext, T: dict[str, list[Row]], tid: dict[str, int],
+def _plant_creditable_ticket(ctx: WorldContext, T: Tables, tid: dict[str, int],
                              sla: dict[tuple[int, str], Row]) -> None:
     """Make sure an open, unassigned Billing ticket exists whose requester has no namesake and no other open
     ticket on the subject, and whose organisation's latest invoice has at least $40 left to credit. The random
     tickets may all miss (both planted Billing tickets by one requester on a Starter plan with earlier refunds);
     then one more is planted, deterministically."""
-    name_count: dict[str, int] = {}
-    for c in T["contacts"]:
-        name_count[c["full_name"]] = name_count.get(c["full_name"], 0) + 1
+    name_count = Counter(c["full_name"] for c in T["contacts"])
     contacts = {c["id"]: c for c in T["contacts"]}
     latest = {}
     for inv in T["invoices"]:
         if inv["org_id"] not in latest or inv["period"] > latest[inv["org_id"]]["period"]:
             latest[inv["org_id"]] = inv
-    open_subj: dict[tuple[int, str], int] = {}
-    for t in T["tickets"]:
-        if t["status"] == "open":
-            open_subj[(t["requester_id"], t["subject"])] = open_subj.get((t["requester_id"], t["subject"]), 0) + 1
+    open_subj = Counter((t["requester_id"], t["subject"]) for t in T["tickets"] if t["status"] == "open")
     if any(t["team_id"] == tid["BILL"] and t["status"] == "open" and t["assignee_id"] is None
            and name_count[contacts[t["requester_id"]]["full_name"]] == 1
            and open_subj[(t["requester_id"], t["subject"])] == 1
            and t["org_id"] in latest and _room(T, latest[t["org_id"]]) >= 4000 for t in T["tickets"]):
         return
-    org_count: dict[str, int] = {}
-    for o in T["organizations"]:
-        org_count[o["name"]] = org_count.get(o["name"], 0) + 1
+    org_count = Counter(o["name"] for o in T["organizations"])
     subjects = [s for team, _, subs in TOPICS if team == "BILL" for s in subs]
     for org in T["organizations"]:
         if org["status"] != "active" or org_count[org["name"]] != 1 or org["id"] not in latest \
@@ -169,40 +163,36 @@ def _plant_creditable_ticket(ctx: WorldContext, T: dict[str, list[Row]], tid: di
             continue
         created = (ctx.clock - timedelta(hours=3 + org["id"] % 12)).replace(microsecond=0)
         pol = sla[(org["plan_id"], "normal")]
-        n = len(T["tickets"]) + 1
-        t = {"id": n, "number": 4100 + n, "org_id": org["id"], "requester_id": req["id"], "channel": "email",
-             "subject": subject, "description": f"{subject} - reported by {req['full_name']} via email.",
-             "status": "open", "priority": "normal", "team_id": tid["BILL"], "assignee_id": None,
-             "created_at": _iso(created), "updated_at": _iso(created), "first_response_at": None,
-             "first_response_due_at": _iso(created + timedelta(minutes=pol["first_response_minutes"])),
-             "resolution_due_at": _iso(created + timedelta(hours=pol["resolution_hours"])),
-             "solved_at": None, "closed_at": None, "merged_into_id": None}
-        T["tickets"].append(t)
-        T["ticket_comments"].append({"id": len(T["ticket_comments"]) + 1, "ticket_id": n, "agent_id": None,
-                                     "contact_id": req["id"], "public": 1, "body": t["description"],
-                                     "created_at": t["created_at"]})
+        t = T.add("tickets", {
+            "number": 4101 + len(T["tickets"]), "org_id": org["id"], "requester_id": req["id"], "channel": "email",
+            "subject": subject, "description": f"{subject} - reported by {req['full_name']} via email.",
+            "status": "open", "priority": "normal", "team_id": tid["BILL"], "assignee_id": None,
+            "created_at": _iso(created), "updated_at": _iso(created), "first_response_at": None,
+            **_sla_due(created, pol),
+            "solved_at": None, "closed_at": None, "merged_into_id": None})
+        T.add("ticket_comments", {"ticket_id": t["id"], "agent_id": None, "contact_id": req["id"], "public": 1,
+                                  "body": t["description"], "created_at": t["created_at"]})
         return
 
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, now = ctx.rng, ctx.clock
-    T: dict[str, list[Row]] = {t: [] for t in (
-        "plans", "sla_policies", "organizations", "contacts", "teams", "role_limits", "agents", "tickets",
-        "ticket_comments", "tags", "ticket_tags", "macros", "satisfaction_surveys", "invoices", "refunds",
-        "kb_articles", "kb_feedback")}
+    T = Tables(["plans", "sla_policies", "organizations", "contacts", "teams", "role_limits", "agents", "tickets",
+                "ticket_comments", "tags", "ticket_tags", "macros", "satisfaction_surveys", "invoices", "refunds",
+                "kb_articles", "kb_feedback"])
     for i, (code, name, price, mx, chat, phone) in enumerate(PLANS, 1):
-        T["plans"].append({"id": i, "code": code, "name": name, "monthly_price_cents": price, "max_contacts": mx,
-                           "chat_support": chat, "phone_support": phone})
+        T.add("plans", {"code": code, "name": name, "monthly_price_cents": price, "max_contacts": mx,
+                        "chat_support": chat, "phone_support": phone})
         for prio in ("low", "normal", "high", "urgent"):
             fr, res = SLA[prio][i - 1]
-            T["sla_policies"].append({"id": len(T["sla_policies"]) + 1, "plan_id": i, "priority": prio,
-                                      "first_response_minutes": fr, "resolution_hours": res})
+            T.add("sla_policies", {"plan_id": i, "priority": prio, "first_response_minutes": fr,
+                                   "resolution_hours": res})
     sla = {(p["plan_id"], p["priority"]): p for p in T["sla_policies"]}
-    for i, (code, name) in enumerate(TEAMS, 1):
-        T["teams"].append({"id": i, "code": code, "name": name})
+    for code, name in TEAMS:
+        T.add("teams", {"code": code, "name": name})
     tid = {c: i for i, (c, _) in enumerate(TEAMS, 1)}
-    for i, (role, lim) in enumerate(LIMITS, 1):
-        T["role_limits"].append({"id": i, "role": role, "refund_limit_cents": lim})
+    for role, lim in LIMITS:
+        T.add("role_limits", {"role": role, "refund_limit_cents": lim})
     names: set[str] = set()
     agent_emails: set[str] = set()
     by_team: dict[int, list[Row]] = {}
@@ -213,18 +203,17 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             n = ctx.unique(lambda: f"{ctx.faker.first_name()} {ctx.faker.last_name()}", names)
             e = ctx.unique(lambda: f"{n.split()[0].lower()}.{_slug(n.split()[-1])}@cloudnest.io"
                            if len(agent_emails) % 7 else f"{_slug(n)}@cloudnest.io", agent_emails)
-            a = {"id": len(T["agents"]) + 1, "team_id": tid[code], "full_name": n, "email": e, "role": role,
-                 "is_active": 0 if k >= 3 and ctx.chance(0.08) else 1}
-            T["agents"].append(a)
+            a = T.add("agents", {"team_id": tid[code], "full_name": n, "email": e, "role": role,
+                                 "is_active": 0 if k >= 3 and ctx.chance(0.08) else 1})
             by_team.setdefault(tid[code], []).append(a)
     limit_of = dict(LIMITS)
-    for i, t in enumerate(TAGS, 1):
-        T["tags"].append({"id": i, "name": t})
+    for t in TAGS:
+        T.add("tags", {"name": t})
     tag_id = {t: i for i, t in enumerate(TAGS, 1)}
-    for i, (name, reply, st, pr, tag, team, active) in enumerate(MACROS, 1):
-        T["macros"].append({"id": i, "name": name, "reply": reply, "set_status": st, "set_priority": pr,
-                            "add_tag_id": tag_id[tag] if tag else None, "team_id": tid[team] if team else None,
-                            "is_active": active})
+    for name, reply, st, pr, tag, team, active in MACROS:
+        T.add("macros", {"name": name, "reply": reply, "set_status": st, "set_priority": pr,
+                         "add_tag_id": tag_id[tag] if tag else None, "team_id": tid[team] if team else None,
+                         "is_active": active})
 
     # -- organisations and contacts ----------------------------------------------------------------
     domains: set[str] = set()
@@ -242,10 +231,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         dom = ctx.unique(lambda: f"{base}{ctx.pick(['', 'hq', 'app', 'group', 'labs'])}.{ctx.pick(['com', 'io', 'co'])}",
                          domains)
         plan = ctx.weighted({1: 0.3, 2: 0.35, 3: 0.25, 4: 0.1})
-        org = {"id": i, "name": name, "domain": dom, "plan_id": plan,
-               "status": "suspended" if i > 6 and ctx.chance(0.05) else "active",
-               "created_at": _iso(ctx.moment_ago(120, 1500))}
-        T["organizations"].append(org)
+        org = T.add("organizations", {"name": name, "domain": dom, "plan_id": plan,
+                                      "status": "suspended" if i > 6 and ctx.chance(0.05) else "active",
+                                      "created_at": _iso(ctx.moment_ago(120, 1500))})
         mx = PLANS[plan - 1][3]
         n_c = min(mx, rng.randint(1, {1: 3, 2: 8, 3: 14, 4: 22}[plan]))
         if plan == 1 and i <= 3:
@@ -256,12 +244,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 if not (ctx.distractors and ctx.chance(0.06) and T["contacts"]) else ctx.pick(T["contacts"])["full_name"]
             first, last = n.split()[0].lower(), _slug(n.split()[-1])
             e = ctx.unique(lambda: f"{first}.{last}{'' if ctx.chance(0.7) else rng.randint(2, 9)}@{dom}", emails)
-            c = {"id": len(T["contacts"]) + 1, "org_id": i, "full_name": n, "email": e,
-                 "role": "admin" if k == 0 else "member", "is_active": active,
-                 "created_at": _iso(datetime.fromisoformat(org["created_at"]) + timedelta(days=rng.randint(0, 100)))}
+            joined = datetime.fromisoformat(org["created_at"]) + timedelta(days=rng.randint(0, 100))
+            c = T.add("contacts", {"org_id": i, "full_name": n, "email": e, "role": "admin" if k == 0 else "member",
+                                   "is_active": active, "created_at": _iso(joined)})
             if c["created_at"] >= _iso(now):
                 c["created_at"] = org["created_at"]
-            T["contacts"].append(c)
             if active:
                 contacts_of.setdefault(i, []).append(c)
 
@@ -276,9 +263,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     def comment(t: Row, at: datetime, body: str, agent: Row | None = None, contact: int | None = None,
                 public: int = 1) -> None:
-        T["ticket_comments"].append({"id": len(T["ticket_comments"]) + 1, "ticket_id": t["id"],
-                                     "agent_id": agent["id"] if agent else None, "contact_id": contact,
-                                     "public": public, "body": body, "created_at": _iso(at)})
+        T.add("ticket_comments", {"ticket_id": t["id"], "agent_id": agent["id"] if agent else None,
+                                  "contact_id": contact, "public": public, "body": body, "created_at": _iso(at)})
 
     planted_new = [tid[c] for c, _ in TEAMS] * 2
     for k in range(n_t):
@@ -304,21 +290,20 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         assignee = None
         if status != "open" or (k >= len(planted_new) and ctx.chance(0.6)):
             assignee = ctx.pick(agents if status in ("open", "pending", "on_hold") else by_team[team])
-        t = {"id": k + 1, "number": 4100 + k + 1, "org_id": org["id"], "requester_id": req["id"],
-             "channel": ctx.pick(channels(org["plan_id"])), "subject": ctx.pick(subjects),
-             "description": "", "status": status, "priority": prio, "team_id": team,
-             "assignee_id": assignee["id"] if assignee else None, "created_at": _iso(created),
-             "updated_at": _iso(created), "first_response_at": None,
-             "first_response_due_at": _iso(created + timedelta(minutes=pol["first_response_minutes"])),
-             "resolution_due_at": _iso(created + timedelta(hours=pol["resolution_hours"])),
-             "solved_at": None, "closed_at": None, "merged_into_id": None}
+        t = T.add("tickets", {
+            "number": 4100 + k + 1, "org_id": org["id"], "requester_id": req["id"],
+            "channel": ctx.pick(channels(org["plan_id"])), "subject": ctx.pick(subjects),
+            "description": "", "status": status, "priority": prio, "team_id": team,
+            "assignee_id": assignee["id"] if assignee else None, "created_at": _iso(created),
+            "updated_at": _iso(created), "first_response_at": None,
+            **_sla_due(created, pol),
+            "solved_at": None, "closed_at": None, "merged_into_id": None})
         t["description"] = f"{t['subject']} - reported by {req['full_name']} via {t['channel']}."
-        T["tickets"].append(t)
         by_requester.setdefault(req["id"], []).append(t)
         comment(t, created, t["description"], contact=req["id"])
         last = created
         if ctx.chance(0.6):
-            T["ticket_tags"].append({"id": len(T["ticket_tags"]) + 1, "ticket_id": t["id"], "tag_id": tag_id[tag]})
+            T.add("ticket_tags", {"ticket_id": t["id"], "tag_id": tag_id[tag]})
         if assignee and (status != "open" or ctx.chance(0.5)):
             span = (now - created).total_seconds() / 60
             late = ctx.chance(0.2)
@@ -355,8 +340,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 at = datetime.fromisoformat(t["solved_at"]) + timedelta(hours=rng.randint(1, 20))
                 if at < now:
                     good = ctx.chance(0.75)
-                    T["satisfaction_surveys"].append({
-                        "id": len(T["satisfaction_surveys"]) + 1, "ticket_id": t["id"], "contact_id": req["id"],
+                    T.add("satisfaction_surveys", {
+                        "ticket_id": t["id"], "contact_id": req["id"],
                         "rating": "good" if good else "bad",
                         "comment": ctx.pick(["Quick and helpful", "Solved my problem", ""]) if good else
                         ctx.pick(["Took too long", "Problem came back", ""]), "created_at": _iso(at)})
@@ -382,8 +367,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         dup.update({"id": len(T["tickets"]) + 1, "number": 4101 + len(T["tickets"]), "status": "open",
                     "assignee_id": None, "created_at": _iso(created), "updated_at": _iso(created),
                     "channel": ctx.pick(channels(org["plan_id"])), "first_response_at": None,
-                    "first_response_due_at": _iso(created + timedelta(minutes=pol["first_response_minutes"])),
-                    "resolution_due_at": _iso(created + timedelta(hours=pol["resolution_hours"])),
+                    **_sla_due(created, pol),
                     "subject": "Re: " + src["subject"], "description": "Following up on my earlier request."})
         T["tickets"].append(dup)
         comment(dup, created, dup["description"], contact=src["requester_id"])
@@ -404,11 +388,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for org in T["organizations"]:
         price = PLANS[org["plan_id"] - 1][2]
         for j, per in enumerate(periods):
-            inv = {"id": len(T["invoices"]) + 1, "number": f"INV-{per.replace('-', '')}-{org['id']:04d}",
-                   "org_id": org["id"], "period": per, "amount_cents": price,
-                   "status": "open" if (j == 2 and ctx.chance(0.3)) or org["status"] == "suspended" and j == 2
-                   else "paid", "issued_on": f"{per}-01"}
-            T["invoices"].append(inv)
+            T.add("invoices", {"number": f"INV-{per.replace('-', '')}-{org['id']:04d}", "org_id": org["id"],
+                               "period": per, "amount_cents": price,
+                               "status": "open" if (j == 2 and ctx.chance(0.3)) or org["status"] == "suspended"
+                               and j == 2 else "paid", "issued_on": f"{per}-01"})
     paid = [i for i in T["invoices"] if i["status"] == "paid"]
     n_ref = ctx.n(14, 140)
     taken: dict[int, int] = {}
@@ -445,9 +428,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if status != "rejected":
             taken[inv["id"]] = taken.get(inv["id"], 0) + amount
         org_tickets = [t for t in T["tickets"] if t["org_id"] == inv["org_id"] and t["team_id"] == tid["BILL"]]
-        T["refunds"].append({
-            "id": len(T["refunds"]) + 1, "number": ctx.tools._refund_number(len(T["refunds"]) + 1),
-            "invoice_id": inv["id"],
+        T.add("refunds", {
+            "number": ctx.tools._refund_number(len(T["refunds"]) + 1), "invoice_id": inv["id"],
             "ticket_id": org_tickets[0]["id"] if org_tickets and ctx.chance(0.6) else None,
             "kind": ctx.pick(["refund", "credit"]), "amount_cents": amount,
             "reason": ctx.pick(["Unused seats", "Double charge", "Service outage credit", "Goodwill gesture"]),
@@ -469,11 +451,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if k >= len(flat):
             title = f"{title} ({ctx.pick(['web app', 'mobile', 'admin', 'legacy', 'v2'])} {k // len(flat)})"
         created = ctx.moment_ago(10, 500)
-        T["kb_articles"].append({"id": k + 1, "number": f"KB-{200 + k + 1}", "title": title, "section": sec,
-                                 "body": f"How to: {title.lower()}.",
-                                 "status": "draft" if k % 9 == 4 else ("archived" if k % 11 == 7 else "published"),
-                                 "author_id": ctx.pick(all_agents)["id"], "created_at": _iso(created),
-                                 "updated_at": _iso(created + (now - created) * rng.uniform(0, 0.5))})
+        T.add("kb_articles", {"number": f"KB-{200 + k + 1}", "title": title, "section": sec,
+                              "body": f"How to: {title.lower()}.",
+                              "status": "draft" if k % 9 == 4 else ("archived" if k % 11 == 7 else "published"),
+                              "author_id": ctx.pick(all_agents)["id"], "created_at": _iso(created),
+                              "updated_at": _iso(created + (now - created) * rng.uniform(0, 0.5))})
     live_contacts = [c for lst in contacts_of.values() for c in lst]
     pairs: set[tuple[int, int]] = set()
     published = [a for a in T["kb_articles"] if a["status"] == "published"]
@@ -483,10 +465,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             continue
         pairs.add((a["id"], c["id"]))
         helpful = 1 if ctx.chance(0.7) else 0
-        T["kb_feedback"].append({"id": len(T["kb_feedback"]) + 1, "article_id": a["id"], "contact_id": c["id"],
-                                 "helpful": helpful, "comment": "" if ctx.chance(0.6) else
-                                 (ctx.pick(["Clear, thanks", "Exactly what I needed"]) if helpful else
-                                  ctx.pick(["Steps are out of date", "Did not fix my issue"])),
-                                 "created_at": _iso(max(ctx.moment_ago(0.5, 100),
-                                                        datetime.fromisoformat(a["updated_at"])))})
+        T.add("kb_feedback", {"article_id": a["id"], "contact_id": c["id"],
+                              "helpful": helpful, "comment": "" if ctx.chance(0.6) else
+                              (ctx.pick(["Clear, thanks", "Exactly what I needed"]) if helpful else
+                               ctx.pick(["Steps are out of date", "Did not fix my issue"])),
+                              "created_at": _iso(max(ctx.moment_ago(0.5, 100),
+                                                     datetime.fromisoformat(a["updated_at"])))})
     return T

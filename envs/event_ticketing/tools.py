@@ -13,7 +13,18 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, dollars, filters, iso_seconds, like_contains, tool
+from awm.tooling import (
+    Db,
+    ToolError,
+    clean_text,
+    dollars,
+    filters,
+    iso_seconds,
+    like_any,
+    like_contains,
+    require_owner,
+    tool,
+)
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -70,9 +81,9 @@ def _order(db: Db, number: str) -> dict[str, Any]:
 def _own_order(db: Db, number: str, email: str) -> tuple[dict[str, Any], dict[str, Any]]:
     c = _customer(db, email)
     o = _order(db, number)
-    if o["customer_id"] != c["id"]:
-        raise ToolError(f"Order {o['order_number']} was placed by another customer; {c['full_name']} can only manage "
-                        "their own orders.")
+    require_owner(o, "customer_id", c["id"],
+                  f"Order {o['order_number']} was placed by another customer; {c['full_name']} can only manage "
+                  "their own orders.")
     return o, c
 
 
@@ -260,9 +271,9 @@ def find_customers(db: Db, query: str, limit: int = 10) -> dict:
         limit: maximum number of customers, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip())
-    rows = db.query("SELECT full_name AS name, email FROM customers WHERE full_name LIKE ? ESCAPE '\\' "
-                    "OR email LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?", (like, like, limit))
+    who, params = like_any(query.strip(), "full_name", "email")
+    rows = db.query(f"SELECT full_name AS name, email FROM customers WHERE {who} ORDER BY full_name, id LIMIT ?",
+                    (*params, limit))
     return {"count": len(rows), "customers": rows}
 
 
@@ -504,9 +515,9 @@ def reserve_tickets(db: Db, customer_email: str, event_id: int, section: str, se
                        missing=f"There is no seat {row}{num} in {tier['section_name']}.")
             if s["id"] in seat_ids:
                 raise ToolError(f"Seat {row}{num} is listed twice.")
-            if db.value("SELECT 1 FROM tickets WHERE event_id = ? AND seat_id = ? AND status IN ('held', 'valid')",
-                        (event_id, s["id"])):
-                raise ToolError(f"Seat {row}{num} is already sold or held; get_seat_map shows the free seats.")
+            db.none("SELECT 1 FROM tickets WHERE event_id = ? AND seat_id = ? AND status IN ('held', 'valid')",
+                    (event_id, s["id"]),
+                    found=f"Seat {row}{num} is already sold or held; get_seat_map shows the free seats.")
             seat_ids.append(s["id"])
     else:
         if seats:
@@ -663,8 +674,8 @@ def transfer_ticket(db: Db, code: str, customer_email: str, recipient_email: str
     """
     c = _customer(db, customer_email)
     t = _ticket(db, code)
-    if t["holder_id"] != c["id"]:
-        raise ToolError(f"Ticket {t['code']} is not held by {c['full_name']}; only its holder can transfer it.")
+    require_owner(t, "holder_id", c["id"],
+                  f"Ticket {t['code']} is not held by {c['full_name']}; only its holder can transfer it.")
     if t["status"] != "valid" or t["scanned_at"]:
         raise ToolError(f"Ticket {t['code']} is {'already scanned' if t['scanned_at'] else t['status']} and cannot be "
                         "transferred.")
@@ -697,8 +708,7 @@ def change_seat(db: Db, code: str, customer_email: str, new_seat: str) -> dict:
     """
     c = _customer(db, customer_email)
     t = _ticket(db, code)
-    if t["holder_id"] != c["id"]:
-        raise ToolError(f"Ticket {t['code']} is not held by {c['full_name']}.")
+    require_owner(t, "holder_id", c["id"], f"Ticket {t['code']} is not held by {c['full_name']}.")
     if t["status"] != "valid" or t["scanned_at"]:
         raise ToolError(f"Ticket {t['code']} cannot be moved ({'scanned' if t['scanned_at'] else t['status']}).")
     if t["section_kind"] != "seated":
@@ -712,9 +722,8 @@ def change_seat(db: Db, code: str, customer_email: str, new_seat: str) -> dict:
                missing=f"There is no seat {row}{num} in {t['section']}; seats can only change within the section.")
     if s["id"] == t["seat_id"]:
         raise ToolError(f"The ticket is already for seat {row}{num}.")
-    if db.value("SELECT 1 FROM tickets WHERE event_id = ? AND seat_id = ? AND status IN ('held', 'valid')",
-                (t["event_id"], s["id"])):
-        raise ToolError(f"Seat {row}{num} is taken; get_seat_map shows the free seats.")
+    db.none("SELECT 1 FROM tickets WHERE event_id = ? AND seat_id = ? AND status IN ('held', 'valid')",
+            (t["event_id"], s["id"]), found=f"Seat {row}{num} is taken; get_seat_map shows the free seats.")
     db.execute("UPDATE tickets SET seat_id = ? WHERE id = ?", (s["id"], t["id"]))
     return {"code": t["code"], "section": t["section"], "old_seat": _seat_label(t), "new_seat": f"{row}{num}"}
 
@@ -919,8 +928,7 @@ def create_promo_code(db: Db, event_id: int, staff_email: str, code: str, discou
     c = code.strip().upper()
     if not re.fullmatch(r"[A-Z0-9]{4,20}", c):
         raise ToolError("code must be 4 to 20 letters or digits.")
-    if db.value("SELECT 1 FROM promo_codes WHERE code = ?", (c,)):
-        raise ToolError(f"Promo code {c} already exists; choose another.")
+    db.none("SELECT 1 FROM promo_codes WHERE code = ?", (c,), found=f"Promo code {c} already exists; choose another.")
     if not 5 <= discount_pct <= 50:
         raise ToolError("discount_pct must be 5 to 50.")
     if not 1 <= max_uses <= 1000:

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -65,38 +65,36 @@ PROMO_WORDS = ["EARLY", "FANS", "SUMMER", "LOCAL", "VIP", "STUDENT", "FRIENDS", 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 
-def _order(ctx: WorldContext, out: dict[str, list[Row]], code: Any, customer: Row, ei: int, tier: Row,
+def _order(ctx: WorldContext, out: Tables, code: Any, customer: Row, ei: int, tier: Row,
            seat_ids: list[int | None], created: datetime, taken: set[tuple[int, int]], *, pending: bool,
            promo: Row | None = None) -> Row:
     """An order of ``customer`` for places of one tier (the seats taken), with its tickets: pending with a hold
     like reserve_tickets makes, or paid a few minutes after it was created; the fee and the promo discount are
     the tools' own."""
-    oid = len(out["orders"]) + 1
-    o = {"id": oid, "order_number": code("T-", 6), "customer_id": customer["id"], "event_id": ei,
-         "status": "pending" if pending else "paid", "promo_code_id": promo["id"] if promo else None,
-         "created_at": _iso(created),
-         "hold_expires_at": _iso(created + timedelta(minutes=ctx.tools.HOLD_MINUTES)) if pending else None,
-         "paid_at": None if pending else _iso(created + timedelta(minutes=ctx.rng.randint(1, 9)))}
-    out["orders"].append(o)
+    o = out.add("orders", {
+        "order_number": code("T-", 6), "customer_id": customer["id"], "event_id": ei,
+        "status": "pending" if pending else "paid", "promo_code_id": promo["id"] if promo else None,
+        "created_at": _iso(created),
+        "hold_expires_at": _iso(created + timedelta(minutes=ctx.tools.HOLD_MINUTES)) if pending else None,
+        "paid_at": None if pending else _iso(created + timedelta(minutes=ctx.rng.randint(1, 9)))})
     for sid in seat_ids:
         if sid is not None:
             taken.add((ei, sid))
         price = tier["price_cents"]
-        out["tickets"].append({"id": len(out["tickets"]) + 1, "code": code("TK", 8), "order_id": oid,
-                               "event_id": ei, "price_tier_id": tier["id"], "seat_id": sid,
-                               "holder_id": customer["id"], "status": "held" if pending else "valid",
-                               "price_cents": price,
-                               "discount_cents": price * promo["discount_pct"] // 100 if promo else 0,
-                               "fee_cents": ctx.tools._fee(price), "scanned_at": None})
+        out.add("tickets", {"code": code("TK", 8), "order_id": o["id"], "event_id": ei, "price_tier_id": tier["id"],
+                            "seat_id": sid, "holder_id": customer["id"], "status": "held" if pending else "valid",
+                            "price_cents": price,
+                            "discount_cents": price * promo["discount_pct"] // 100 if promo else 0,
+                            "fee_cents": ctx.tools._fee(price), "scanned_at": None})
     return o
 
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng = ctx.rng
     now = ctx.clock.replace(microsecond=0)
-    out: dict[str, list[Row]] = {k: [] for k in (
+    out = Tables((
         "venues", "venue_sections", "seats", "organisers", "organiser_staff", "customers", "events", "price_tiers",
-        "promo_codes", "orders", "tickets", "transfers", "refunds", "waitlist_entries", "scans")}
+        "promo_codes", "orders", "tickets", "transfers", "refunds", "waitlist_entries", "scans"))
 
     # --- venues ---------------------------------------------------------------------------------
     sections_of: dict[int, list[Row]] = {}
@@ -105,23 +103,21 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         out["venues"].append({"id": vi, "name": name, "city": city, "address": addr})
         sections_of[vi] = []
         for sname, kind, a, b in secs:
-            sid = len(out["venue_sections"]) + 1
             if kind == "seated":
                 rows, per = a + ctx.n(0, 2), b + ctx.n(0, 4)
                 cap = rows * per
             else:
                 cap = a * ctx.n(1, 3)
-            sec = {"id": sid, "venue_id": vi, "name": sname, "kind": kind, "capacity": cap}
-            out["venue_sections"].append(sec)
+            sec = out.add("venue_sections", {"venue_id": vi, "name": sname, "kind": kind, "capacity": cap})
+            sid = sec["id"]
             sections_of[vi].append(sec)
             seats_of[sid] = []
             if kind == "seated":
                 for r in range(rows):
                     for n in range(1, per + 1):
-                        seat = {"id": len(out["seats"]) + 1, "section_id": sid, "row_label": "ABCDEFGHJK"[r],
-                                "seat_number": n, "accessible": 1 if (r == 0 and n in (1, per)) else 0}
-                        out["seats"].append(seat)
-                        seats_of[sid].append(seat)
+                        seats_of[sid].append(out.add("seats", {
+                            "section_id": sid, "row_label": "ABCDEFGHJK"[r], "seat_number": n,
+                            "accessible": 1 if (r == 0 and n in (1, per)) else 0}))
 
     # --- organisers and customers ---------------------------------------------------------------
     used_emails: set[str] = set()
@@ -134,9 +130,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 first, last = ctx.faker.first_name(), ctx.faker.last_name()
                 email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.choice(['', str(rng.randrange(2, 9))])}@{dom}",
                                    used_emails)
-                s = {"id": len(out["organiser_staff"]) + 1, "organiser_id": oi, "full_name": f"{first} {last}",
-                     "email": email, "role": role}
-                out["organiser_staff"].append(s)
+                s = out.add("organiser_staff", {"organiser_id": oi, "full_name": f"{first} {last}", "email": email,
+                                                "role": role})
                 staff_of[oi].setdefault(role, []).append(s)
     used_names: set[str] = set()
 
@@ -144,10 +139,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         dom = ctx.pick(["example.com", "mailbox.org", "fastmail.com", "inbox.net"])
         email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.choice(['', '', str(rng.randrange(2, 99))])}@{dom}",
                            used_emails)
-        c = {"id": len(out["customers"]) + 1, "email": email, "full_name": full,
-             "phone": ctx.faker.numerify("+1 ###-###-####"), "created_at": _iso(ctx.moment_ago(60, 900))}
-        out["customers"].append(c)
-        return c
+        return out.add("customers", {"email": email, "full_name": full, "phone": ctx.faker.numerify("+1 ###-###-####"),
+                                     "created_at": _iso(ctx.moment_ago(60, 900))})
 
     for _ in range(ctx.n(40, 450)):
         first, last = ctx.faker.first_name(), ctx.faker.last_name()
@@ -215,9 +208,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         tiers = []
         for k, sec in enumerate(sections_of[v["id"]]):
             price = rng.randrange(lo, hi, 500) if k == 0 else rng.randrange(lo, hi, 500) // 2 // 100 * 100 + 1000
-            tier = {"id": len(out["price_tiers"]) + 1, "event_id": ei, "section_id": sec["id"],
-                    "name": f"{sec['name']}", "price_cents": price}
-            out["price_tiers"].append(tier)
+            tier = out.add("price_tiers", {"event_id": ei, "section_id": sec["id"], "name": f"{sec['name']}",
+                                           "price_cents": price})
             tiers.append((tier, sec))
         # promo codes (live codes only for events still selling)
         promos = []
@@ -232,10 +224,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             if live_code:
                 vfrom = min(vfrom, now - timedelta(days=rng.randint(1, 5)))
                 vuntil = start - timedelta(hours=2)
-            p = {"id": len(out["promo_codes"]) + 1, "code": pcode, "event_id": ei, "discount_pct": pct,
-                 "max_uses": rng.randint(3, 30), "uses": 0, "valid_from": _iso(vfrom), "valid_until": _iso(vuntil),
-                 "active": 1 if (live_code or ctx.chance(0.9)) else 0, "_live": live_code}
-            out["promo_codes"].append(p)
+            p = out.add("promo_codes", {
+                "code": pcode, "event_id": ei, "discount_pct": pct, "max_uses": rng.randint(3, 30), "uses": 0,
+                "valid_from": _iso(vfrom), "valid_until": _iso(vuntil),
+                "active": 1 if (live_code or ctx.chance(0.9)) else 0, "_live": live_code})
             promos.append(p)
         # sales
         if kind.startswith("on_sale"):
@@ -384,9 +376,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     continue
                 o = orders_by_id[t["order_id"]]
                 at = datetime.fromisoformat(o["paid_at"]) + (min(now, start) - datetime.fromisoformat(o["paid_at"])) * rng.uniform(0.2, 0.8)
-                out["transfers"].append({"id": len(out["transfers"]) + 1, "ticket_id": t["id"],
-                                         "from_customer_id": t["holder_id"], "to_customer_id": r["id"],
-                                         "old_code": t["code"], "created_at": _iso(at)})
+                out.add("transfers", {"ticket_id": t["id"], "from_customer_id": t["holder_id"],
+                                      "to_customer_id": r["id"], "old_code": t["code"], "created_at": _iso(at)})
                 held[(ei, t["holder_id"])] -= 1
                 held[(ei, r["id"])] = held.get((ei, r["id"]), 0) + 1
                 t["holder_id"] = r["id"]
@@ -423,9 +414,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 if held.get((ei, c["id"]), 0) >= ev["per_customer_limit"]:
                     continue
                 q = min(rng.randint(1, 3), ev["per_customer_limit"] - held.get((ei, c["id"]), 0))
-                out["waitlist_entries"].append({"id": len(out["waitlist_entries"]) + 1, "event_id": ei,
-                                                "customer_id": c["id"], "quantity": q, "status": "waiting",
-                                                "created_at": _iso(now - timedelta(hours=rng.randint(2, 200)))})
+                out.add("waitlist_entries", {"event_id": ei, "customer_id": c["id"], "quantity": q, "status": "waiting",
+                                             "created_at": _iso(now - timedelta(hours=rng.randint(2, 200)))})
 
     for p in out["promo_codes"]:
         if p.pop("_live"):
@@ -483,7 +473,7 @@ def _live_promo_events(out: dict[str, list[Row]], now_iso: str) -> set[int]:
             <= p["valid_until"] and p["uses"] < p["max_uses"]}
 
 
-def _plant_pending(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[int, list[Row]],
+def _plant_pending(ctx: WorldContext, out: Tables, seats_of: dict[int, list[Row]],
                    taken: set[tuple[int, int]], held: dict[tuple[int, int], int], code: Any) -> None:
     """Make sure some customer has exactly one pending order, still held and without a promo code, at an event
     with a live promo code (template finish_pending_with_promo). The pending orders of the sales loop are
@@ -530,7 +520,7 @@ def _plant_pending(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[
             return
 
 
-def _plant_seat_holder(ctx: WorldContext, out: dict[str, list[Row]], seats_of: dict[int, list[Row]],
+def _plant_seat_holder(ctx: WorldContext, out: Tables, seats_of: dict[int, list[Row]],
                        taken: set[tuple[int, int]], held: dict[tuple[int, int], int], code: Any) -> None:
     """Make sure some customer holds two or more seats (valid, seated, nothing standing or held) at a future
     event known by its title alone; when chance left none, sell two adjacent seats of an on-sale event to a

@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, dollars, like_contains, parse_day, tool
+from awm.tooling import Db, ToolError, dollars, like_any, like_contains, parse_day, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -54,6 +54,14 @@ def _customer(db: Db, email: str) -> dict[str, Any]:
                   missing=f"No account with e-mail {email!r}. Use find_customers to look an account up by name.")
 
 
+def _own_traveller(db: Db, customer: dict[str, Any], traveller_id: int, hint: str) -> dict[str, Any]:
+    """A traveller saved in the customer's account (``hint`` ends the refusal: where to find theirs)."""
+    refusal = f"Traveller {traveller_id} is not saved in {customer['full_name']}'s account; {hint}."
+    t = db.one("SELECT * FROM travellers WHERE id = ?", (traveller_id,), missing=refusal)
+    require_owner(t, "customer_id", customer["id"], refusal)
+    return t
+
+
 def _member(db: Db, email: str) -> dict[str, Any]:
     """An account holder who has a frequent-flyer account."""
     c = _customer(db, email)
@@ -71,9 +79,9 @@ def _booking(db: Db, pnr: str) -> dict[str, Any]:
 def _own_booking(db: Db, pnr: str, customer_email: str) -> tuple[dict[str, Any], dict[str, Any]]:
     cust = _customer(db, customer_email)
     b = _booking(db, pnr)
-    if b["customer_id"] != cust["id"]:
-        raise ToolError(f"Booking {b['pnr']} belongs to another account; {cust['full_name']} can only manage "
-                        "their own bookings.")
+    require_owner(b, "customer_id", cust["id"],
+                  f"Booking {b['pnr']} belongs to another account; {cust['full_name']} can only manage their own "
+                  "bookings.")
     return b, cust
 
 
@@ -234,8 +242,7 @@ def _new_pnr(db: Db) -> str:
     """'B' + five digits from the next booking number: digits 0/1 never occur in issued references."""
     next_id = (db.value("SELECT COALESCE(MAX(id), 0) FROM bookings") or 0) + 1
     code = f"B{10000 + next_id}"
-    if db.value("SELECT 1 FROM bookings WHERE pnr = ?", (code,)) is not None:
-        raise ToolError("Could not allocate a booking reference; try again.")
+    db.none("SELECT 1 FROM bookings WHERE pnr = ?", (code,), found="Could not allocate a booking reference; try again.")
     return code
 
 
@@ -382,11 +389,10 @@ def find_customers(db: Db, query: str, limit: int = 10) -> dict:
         limit: maximum number of accounts, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip())
+    who, params = like_any(query.strip(), "c.full_name", "c.email", "l.member_number")
     rows = db.query("SELECT c.full_name AS name, c.email, l.member_number, l.tier FROM customers c "
-                    "LEFT JOIN loyalty_accounts l ON l.customer_id = c.id WHERE c.full_name LIKE ? ESCAPE '\\' "
-                    "OR c.email LIKE ? ESCAPE '\\' OR l.member_number LIKE ? ESCAPE '\\' "
-                    "ORDER BY c.full_name, c.id LIMIT ?", (like, like, like, limit))
+                    f"LEFT JOIN loyalty_accounts l ON l.customer_id = c.id WHERE {who} "
+                    "ORDER BY c.full_name, c.id LIMIT ?", (*params, limit))
     return {"count": len(rows), "customers": rows}
 
 
@@ -632,9 +638,9 @@ def add_traveller(db: Db, customer_email: str, first_name: str, last_name: str, 
         raise ToolError("date_of_birth must be in the past.")
     if passport_number is not None and not re.fullmatch(r"[A-Za-z0-9]{6,12}", passport_number.strip()):
         raise ToolError("passport_number must be 6 to 12 letters or digits.")
-    if db.value("SELECT 1 FROM travellers WHERE customer_id = ? AND lower(first_name) = lower(?) AND "
-                "lower(last_name) = lower(?) AND date_of_birth = ?", (c["id"], fn, ln, dob.isoformat())):
-        raise ToolError(f"{fn} {ln} ({dob.isoformat()}) is already saved in this account; list_travellers shows the id.")
+    db.none("SELECT 1 FROM travellers WHERE customer_id = ? AND lower(first_name) = lower(?) AND "
+            "lower(last_name) = lower(?) AND date_of_birth = ?", (c["id"], fn, ln, dob.isoformat()),
+            found=f"{fn} {ln} ({dob.isoformat()}) is already saved in this account; list_travellers shows the id.")
     tid = db.insert("travellers", {"customer_id": c["id"], "first_name": fn, "last_name": ln,
                                    "date_of_birth": dob.isoformat(),
                                    "passport_number": passport_number.strip().upper() if passport_number else None,
@@ -652,10 +658,7 @@ def update_passport(db: Db, customer_email: str, traveller_id: int, passport_num
         passport_number: 6 to 12 letters or digits.
     """
     c = _customer(db, customer_email)
-    t = db.one("SELECT * FROM travellers WHERE id = ?", (traveller_id,))
-    if t is None or t["customer_id"] != c["id"]:
-        raise ToolError(f"Traveller {traveller_id} is not saved in {c['full_name']}'s account; list_travellers shows "
-                        "the account's travellers.")
+    t = _own_traveller(db, c, traveller_id, "list_travellers shows the account's travellers")
     p = passport_number.strip().upper()
     if not re.fullmatch(r"[A-Z0-9]{6,12}", p):
         raise ToolError("passport_number must be 6 to 12 letters or digits.")
@@ -743,10 +746,7 @@ def create_booking(db: Db, customer_email: str, flight_id: int, fare: FareCode, 
     if not 1 <= len(ids) <= MAX_PASSENGERS or len(set(ids)) != len(ids):
         raise ToolError(f"Give 1 to {MAX_PASSENGERS} different traveller ids.")
     for tid in ids:
-        t = db.one("SELECT customer_id FROM travellers WHERE id = ?", (tid,))
-        if t is None or t["customer_id"] != c["id"]:
-            raise ToolError(f"Traveller {tid} is not saved in {c['full_name']}'s account; add them with add_traveller "
-                            "or use list_travellers for the ids.")
+        _own_traveller(db, c, tid, "add them with add_traveller or use list_travellers for the ids")
     _check_not_double_booked(db, f, ids)
     ff = _flight_fare(db, flight_id, fare)
     if ff["seats_left"] < len(ids):
@@ -790,8 +790,8 @@ def add_flight_to_booking(db: Db, pnr: str, customer_email: str, flight_id: int,
     if f["departure_at"] <= last_arrival:
         raise ToolError(f"Flight {f['flight_number']} departs {f['departure_at']}, before the booking's last flight "
                         f"arrives ({last_arrival}); pick a later flight.")
-    if db.value("SELECT 1 FROM segments WHERE booking_id = ? AND flight_id = ?", (b["id"], flight_id)):
-        raise ToolError(f"Flight {f['flight_number']} was already on this booking once; make a new booking for it.")
+    db.none("SELECT 1 FROM segments WHERE booking_id = ? AND flight_id = ?", (b["id"], flight_id),
+            found=f"Flight {f['flight_number']} was already on this booking once; make a new booking for it.")
     pax = [p["id"] for p in _passengers(db, b["id"])]
     _check_not_double_booked(db, f, pax)
     ff = _flight_fare(db, flight_id, fare)
@@ -946,8 +946,8 @@ def change_flight(db: Db, pnr: str, customer_email: str, old_flight_id: int, new
     n = len(_passengers(db, b["id"]))
     new = _flight(db, new_flight_id)
     q = _change_cost(db, b, seg, new, n)
-    if db.value("SELECT 1 FROM segments WHERE booking_id = ? AND flight_id = ?", (b["id"], new_flight_id)):
-        raise ToolError(f"Flight {new['flight_number']} was already on this booking once; choose another flight.")
+    db.none("SELECT 1 FROM segments WHERE booking_id = ? AND flight_id = ?", (b["id"], new_flight_id),
+            found=f"Flight {new['flight_number']} was already on this booking once; choose another flight.")
     pax = [p["id"] for p in _passengers(db, b["id"])]
     _check_not_double_booked(db, new, pax)
     for s in _active_segments(db, b["id"]):

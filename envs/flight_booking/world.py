@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -92,10 +92,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng = ctx.rng
     tools = ctx.tools  # the seat and bag fees, miles and exit-row age the tools apply
     now = ctx.clock.replace(microsecond=0)
-    T: dict[str, list[Row]] = {k: [] for k in (
+    T = Tables((
         "airports", "airlines", "aircraft", "aircraft_seats", "fare_rules", "flights", "flight_fares", "customers",
         "loyalty_accounts", "travellers", "bookings", "booking_passengers", "segments", "seat_assignments",
-        "checked_bags", "payments", "booking_changes", "miles_transactions")}
+        "checked_bags", "payments", "booking_changes", "miles_transactions"))
 
     # --- network -------------------------------------------------------------------------------
     n_airports = ctx.n(12, 30)
@@ -147,8 +147,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             continue
         seen_pairs.add(key)
         pairs.append((a, b))
-    flight_id = 0
-    fare_id = 0
     fares_of: dict[int, dict[str, Row]] = {}
     flights_by_route: dict[tuple[int, int], list[Row]] = {}
     used_numbers: set[str] = set()
@@ -162,7 +160,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             days = sorted(rng.sample(range(-9, 16), ctx.n(7, 12)))
             hour = rng.choice([6, 8, 11, 14, 17, 20])
             for day in days:
-                flight_id += 1
                 dep = (now.replace(hour=hour, minute=rng.choice([0, 15, 30, 45]), second=0) + timedelta(days=day))
                 arr = dep + timedelta(minutes=duration)
                 if arr < now:
@@ -173,22 +170,19 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     r = rng.random()
                     status = "delayed" if r < 0.1 else "cancelled" if r < 0.14 else "scheduled"
                 delay = rng.randrange(20, 185, 5) if status == "delayed" else 0
-                fl = {"id": flight_id, "airline_id": airline_id, "flight_number": num,
-                      "aircraft_id": rng.choice(aircraft_by_airline[airline_id]), "origin_id": o,
-                      "destination_id": d, "departure_at": _iso(dep), "arrival_at": _iso(arr), "status": status,
-                      "delay_minutes": delay,
-                      "gate": f"{rng.choice('ABCDE')}{rng.randrange(1, 40)}" if -1 <= day <= 2 else None}
-                T["flights"].append(fl)
+                fl = T.add("flights", {
+                    "airline_id": airline_id, "flight_number": num,
+                    "aircraft_id": rng.choice(aircraft_by_airline[airline_id]), "origin_id": o, "destination_id": d,
+                    "departure_at": _iso(dep), "arrival_at": _iso(arr), "status": status, "delay_minutes": delay,
+                    "gate": f"{rng.choice('ABCDE')}{rng.randrange(1, 40)}" if -1 <= day <= 2 else None})
                 flights_by_route.setdefault((o, d), []).append(fl)
-                fares_of[flight_id] = {}
+                fares_of[fl["id"]] = {}
                 wiggle = rng.uniform(0.85, 1.25)
                 for fcode in ("basic", "standard", "flex", "business"):
-                    fare_id += 1
                     price = int(round(base_price * FARE_MULT[fcode] * wiggle)) * 100
-                    row = {"id": fare_id, "flight_id": flight_id, "fare_rule_id": fare_rule[fcode]["id"],
-                           "price_cents": price, "seats_total": FARE_SEATS[fcode], "seats_left": FARE_SEATS[fcode]}
-                    fares_of[flight_id][fcode] = row
-                    T["flight_fares"].append(row)
+                    fares_of[fl["id"]][fcode] = T.add("flight_fares", {
+                        "flight_id": fl["id"], "fare_rule_id": fare_rule[fcode]["id"], "price_cents": price,
+                        "seats_total": FARE_SEATS[fcode], "seats_left": FARE_SEATS[fcode]})
     flights = T["flights"]
     routes = list(flights_by_route)
 
@@ -196,21 +190,19 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     n_customers = ctx.n(18, 330)
     used_emails: set[str] = set()
     used_names: set[str] = set()
-    trav_id = 0
     travellers_of: dict[int, list[Row]] = {}
     accounts: dict[int, Row] = {}
     bonus_left: dict[int, int] = {}
     miles_rows: list[Row] = []
 
     def add_customer(full: str, first: str, last: str) -> Row:
-        cid = len(T["customers"]) + 1
         dom = ctx.pick(["example.com", "mailbox.org", "fastmail.com", "inbox.net"])
         email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.choice(['', '', str(rng.randrange(2, 99))])}@{dom}",
                            used_emails)
         created = ctx.moment_ago(200, 1500)
-        c = {"id": cid, "email": email, "full_name": full, "phone": ctx.faker.numerify("+1 ###-###-####"),
-             "created_at": _iso(created)}
-        T["customers"].append(c)
+        c = T.add("customers", {"email": email, "full_name": full, "phone": ctx.faker.numerify("+1 ###-###-####"),
+                                "created_at": _iso(created)})
+        cid = c["id"]
         tier = ctx.weighted({"member": 0.55, "silver": 0.3, "gold": 0.15})
         acc = {"id": cid, "customer_id": cid, "member_number": f"NA{1000000 + cid * 37:07d}", "tier": tier,
                "miles_balance": 0, "joined_at": _iso(created + timedelta(days=1))}
@@ -224,12 +216,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return c
 
     def add_traveller(cid: int, first: str, last: str, dob: str, holder: int) -> Row:
-        nonlocal trav_id
-        trav_id += 1
-        t = {"id": trav_id, "customer_id": cid, "first_name": first, "last_name": last, "date_of_birth": dob,
-             "passport_number": (ctx.faker.bothify("??#######").upper() if ctx.chance(0.7) else None),
-             "is_holder": holder}
-        T["travellers"].append(t)
+        t = T.add("travellers", {"customer_id": cid, "first_name": first, "last_name": last, "date_of_birth": dob,
+                                 "passport_number": (ctx.faker.bothify("??#######").upper() if ctx.chance(0.7)
+                                                     else None),
+                                 "is_holder": holder})
         travellers_of.setdefault(cid, []).append(t)
         return t
 
@@ -280,8 +270,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     def pay(bid: int, kind: str, purpose: str, method: str, cents: int, when: datetime) -> None:
         if cents > 0:
-            T["payments"].append({"id": len(T["payments"]) + 1, "booking_id": bid, "kind": kind, "purpose": purpose,
-                                  "method": method, "amount_cents": cents, "created_at": _iso(when)})
+            T.add("payments", {"booking_id": bid, "kind": kind, "purpose": purpose, "method": method,
+                               "amount_cents": cents, "created_at": _iso(when)})
 
     def make(cid: int, kind: str, legs: list[Row], fare: str, pax: list[Row], paid_with: str = "card",
              seat_p: float = 0.5, bag_p: float = 0.3) -> Row | None:
@@ -310,7 +300,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 paid_with = "card"
             else:
                 bonus_left[cid] -= total
-        bid = len(T["bookings"]) + 1
         hold = None
         if kind == "held":
             hold = min(created + timedelta(hours=24), first_dep - timedelta(hours=3))
@@ -318,21 +307,19 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if kind in ("cancelled", "refunded"):
             start = ticketed_at or created
             cancelled_at = start + (now - start) * rng.uniform(0.1, 0.9)
-        b = {"id": bid, "pnr": pnr(), "customer_id": cid, "status": kind,
-             "paid_with": paid_with if ticketed_at else None, "created_at": _iso(created),
-             "hold_expires_at": _iso(hold) if hold else None, "ticketed_at": _iso(ticketed_at) if ticketed_at else None,
-             "cancelled_at": _iso(cancelled_at) if cancelled_at else None}
-        T["bookings"].append(b)
+        b = T.add("bookings", {
+            "pnr": pnr(), "customer_id": cid, "status": kind, "paid_with": paid_with if ticketed_at else None,
+            "created_at": _iso(created), "hold_expires_at": _iso(hold) if hold else None,
+            "ticketed_at": _iso(ticketed_at) if ticketed_at else None,
+            "cancelled_at": _iso(cancelled_at) if cancelled_at else None})
+        bid = b["id"]
         for t in pax:
-            T["booking_passengers"].append({"id": len(T["booking_passengers"]) + 1, "booking_id": bid,
-                                            "traveller_id": t["id"]})
+            T.add("booking_passengers", {"booking_id": bid, "traveller_id": t["id"]})
         segs = []
         for fl in legs:
             ff = fares_of[fl["id"]][fare]
-            sid = len(T["segments"]) + 1
-            seg = {"id": sid, "booking_id": bid, "flight_id": fl["id"], "flight_fare_id": ff["id"],
-                   "fare_cents": ff["price_cents"], "status": "active" if live else "cancelled"}
-            T["segments"].append(seg)
+            seg = T.add("segments", {"booking_id": bid, "flight_id": fl["id"], "flight_fare_id": ff["id"],
+                                     "fare_cents": ff["price_cents"], "status": "active" if live else "cancelled"})
             segs.append((seg, fl))
             if live:
                 ff["seats_left"] -= n
@@ -388,9 +375,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                         s = ctx.pick(options)
                         seat_taken.add((fl["id"], s["id"]))
                         fee = tools._seat_fee(fare, acc["tier"], s["extra_legroom"])
-                        T["seat_assignments"].append({"id": len(T["seat_assignments"]) + 1, "segment_id": seg["id"],
-                                                      "flight_id": fl["id"], "traveller_id": t["id"],
-                                                      "seat_id": s["id"], "fee_cents": fee})
+                        T.add("seat_assignments", {"segment_id": seg["id"], "flight_id": fl["id"],
+                                                   "traveller_id": t["id"], "seat_id": s["id"], "fee_cents": fee})
                         pay(bid, "charge", "seat", "card", fee, extra_time)
                 if ctx.chance(bag_p):
                     free = tools._free_bags(fare_rule[fare], acc["tier"])

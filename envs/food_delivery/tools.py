@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_any, like_contains, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -72,9 +72,8 @@ def _order(db: Db, order_id: int) -> dict[str, Any]:
 
 def _own_order(db: Db, customer: dict[str, Any], order_id: int) -> dict[str, Any]:
     o = _order(db, order_id)
-    if o["customer_id"] != customer["id"]:
-        raise ToolError(f"Order #{order_id} does not belong to {customer['email']}; a customer can only act on "
-                        "their own orders (list_orders shows them).")
+    require_owner(o, "customer_id", customer["id"], f"Order #{order_id} does not belong to {customer['email']}; a "
+                  "customer can only act on their own orders (list_orders shows them).")
     return o
 
 
@@ -87,8 +86,8 @@ def _courier_order(db: Db, courier_id: int, order_id: int, action: str) -> tuple
     """The acting courier and an order assigned to them (``action``: what only its courier can do)."""
     k = _courier(db, courier_id)
     o = _order(db, order_id)
-    if o["courier_id"] != k["id"]:
-        raise ToolError(f"Order #{order_id} is not assigned to {k['full_name']}; only its courier can {action}.")
+    require_owner(o, "courier_id", k["id"], f"Order #{order_id} is not assigned to {k['full_name']}; only its courier "
+                  f"can {action}.")
     return k, o
 
 
@@ -225,9 +224,8 @@ def _credit(db: Db, customer_id: int, order_id: int | None, kind: str, amount: i
 def _restaurant_order(db: Db, restaurant_id: int, order_id: int) -> dict[str, Any]:
     _restaurant(db, restaurant_id)
     o = _order(db, order_id)
-    if o["restaurant_id"] != restaurant_id:
-        raise ToolError(f"Order #{order_id} was placed with another restaurant; a restaurant can only handle its own "
-                        "orders (list_orders with restaurant_id shows them).")
+    require_owner(o, "restaurant_id", restaurant_id, f"Order #{order_id} was placed with another restaurant; a "
+                  "restaurant can only handle its own orders (list_orders with restaurant_id shows them).")
     return o
 
 
@@ -327,12 +325,13 @@ def get_menu(db: Db, restaurant_id: int, category: str | None = None, available_
         available_only: hide items that are currently unavailable.
     """
     r = _restaurant(db, restaurant_id)
+    where, params = filters(("lower(m.category) = lower(?)", category))
     rows = db.query(
         "SELECT m.id AS item_id, m.category, m.name, m.price_cents, m.is_vegetarian AS vegetarian, "
         "m.is_available AS available, (SELECT COUNT(*) FROM option_groups g WHERE g.item_id = m.id) AS option_groups "
-        "FROM menu_items m WHERE m.restaurant_id = ? AND (? IS NULL OR lower(m.category) = lower(?)) "
+        f"FROM menu_items m WHERE m.restaurant_id = ? AND {where} "
         "AND (? = 0 OR m.is_available = 1) ORDER BY m.category, m.id",
-        (r["id"], category, category, 1 if available_only else 0))
+        (r["id"], *params, 1 if available_only else 0))
     for x in rows:
         x["vegetarian"] = bool(x["vegetarian"])
         x["available"] = bool(x["available"])
@@ -425,11 +424,9 @@ def find_customers(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of customers, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip())
-    return db.query("SELECT id AS customer_id, full_name, email, phone FROM customers "
-                    "WHERE full_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\' "
-                    "ORDER BY full_name, id LIMIT ?",
-                    (like, like, like, limit))
+    who, params = like_any(query.strip(), "full_name", "email", "phone")
+    return db.query(f"SELECT id AS customer_id, full_name, email, phone FROM customers WHERE {who} "
+                    "ORDER BY full_name, id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -623,9 +620,10 @@ def list_support_tickets(db: Db, customer_email: str, status: Literal["open", "r
     """
     _limit(limit)
     c = _customer(db, customer_email)
+    where, params = filters(("status = ?", status))
     return db.query("SELECT id AS ticket_id, order_id, category, subject, status, created_at, resolved_at "
-                    "FROM support_tickets WHERE customer_id = ? AND (? IS NULL OR status = ?) "
-                    "ORDER BY created_at DESC, id DESC LIMIT ?", (c["id"], status, status, limit))
+                    f"FROM support_tickets WHERE customer_id = ? AND {where} "
+                    "ORDER BY created_at DESC, id DESC LIMIT ?", (c["id"], *params, limit))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -651,8 +649,8 @@ def add_address(db: Db, customer_email: str, label: str, street: str, zone_name:
     if not label or not street:
         raise ToolError("label and street must not be empty.")
     z = _zone(db, zone_name)
-    if db.value("SELECT 1 FROM addresses WHERE customer_id = ? AND lower(label) = lower(?)", (c["id"], label)):
-        raise ToolError(f"{c['email']} already has an address labelled {label!r}; choose another label.")
+    db.none("SELECT 1 FROM addresses WHERE customer_id = ? AND lower(label) = lower(?)", (c["id"], label),
+            found=f"{c['email']} already has an address labelled {label!r}; choose another label.")
     first = db.value("SELECT COUNT(*) FROM addresses WHERE customer_id = ?", (c["id"],)) == 0
     if make_default or first:
         db.execute("UPDATE addresses SET is_default = 0 WHERE customer_id = ? AND is_default = 1", (c["id"],))
@@ -936,8 +934,8 @@ def rate_order(db: Db, customer_email: str, order_id: int, food_stars: int, deli
             raise ToolError(f"{what} must be between 1 and 5 (got {v}).")
     if o["status"] != "delivered":
         raise ToolError(f"Order #{order_id} is {o['status']}; only delivered orders can be rated.")
-    if db.value("SELECT 1 FROM ratings WHERE order_id = ?", (o["id"],)):
-        raise ToolError(f"Order #{order_id} has already been rated; a rating cannot be changed.")
+    db.none("SELECT 1 FROM ratings WHERE order_id = ?", (o["id"],),
+            found=f"Order #{order_id} has already been rated; a rating cannot be changed.")
     if datetime.fromisoformat(o["delivered_at"]) < db.now() - timedelta(days=RATING_WINDOW_DAYS):
         raise ToolError(f"Order #{order_id} was delivered more than {RATING_WINDOW_DAYS} days ago and can no longer be "
                         "rated.")

@@ -38,7 +38,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -163,10 +163,10 @@ class _World:
         self.tools = ctx.tools  # the discount and loyalty rules the tools apply
         self.rng = ctx.rng
         self.now = ctx.clock.replace(microsecond=0)
-        self.t: dict[str, list[Row]] = {k: [] for k in (
+        self.t = Tables((
             "zones", "restaurants", "opening_hours", "delivery_zones", "menu_items", "option_groups", "item_options",
             "customers", "addresses", "promo_codes", "carts", "cart_items", "cart_item_options", "couriers",
-            "orders", "order_items", "ratings", "refunds", "credit_transactions", "support_tickets")}
+            "orders", "order_items", "ratings", "refunds", "credit_transactions", "support_tickets"))
         self.emails: set[str] = set()
         self.phones: set[str] = set()
         self.hours: dict[int, dict[int, tuple[str, str]]] = {}
@@ -177,11 +177,6 @@ class _World:
         self.promo_uses: dict[tuple[int, int], int] = {}
         self.busy_couriers: set[int] = set()
 
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
-
     def phone(self) -> str:
         return self.ctx.unique(lambda: f"555-{self.rng.randint(100, 999)}-{self.rng.randint(1000, 9999)}", self.phones)
 
@@ -191,7 +186,7 @@ class _World:
     # -- places ------------------------------------------------------------------------------------
     def build_zones(self) -> None:
         for name in ZONES[: self.ctx.n(6, 8)]:
-            self.add("zones", {"name": name, "city": CITY})
+            self.t.add("zones", {"name": name, "city": CITY})
 
     def open_at(self, rid: int, when: datetime) -> bool:
         h = self.hours[rid].get(when.weekday())
@@ -199,14 +194,14 @@ class _World:
 
     def new_restaurant(self, cu: dict[str, Any], name: str, zone: Row, pattern: str, others: list[Row]) -> Row:
         ctx = self.ctx
-        r = self.add("restaurants", {
+        r = self.t.add("restaurants", {
             "name": name, "cuisine": cu["cuisine"], "zone_id": zone["id"], "street": self.street(),
             "phone": self.phone(), "min_order_cents": ctx.pick([0, 1000, 1200, 1500, 2000]),
             "prep_minutes": ctx.pick([10, 15, 20, 25, 30]), "is_active": 1,
             "created_at": _ts(ctx.moment_ago(200, 900))})
         self.hours[r["id"]] = HOURS[pattern]
         for d, (o, c) in sorted(HOURS[pattern].items()):
-            self.add("opening_hours", {"restaurant_id": r["id"], "weekday": d, "opens": o, "closes": c})
+            self.t.add("opening_hours", {"restaurant_id": r["id"], "weekday": d, "opens": o, "closes": c})
         self.dz[r["id"]] = {}
         zones = [zone]
         for z in others:
@@ -216,8 +211,8 @@ class _World:
             fee = ctx.pick([149, 199, 249]) if i == 0 else ctx.pick([299, 349, 399, 449, 499])
             eta = ctx.rng.randint(15, 25) if i == 0 else ctx.rng.randint(28, 50)
             self.dz[r["id"]][z["id"]] = (fee, eta)
-            self.add("delivery_zones", {"restaurant_id": r["id"], "zone_id": z["id"], "delivery_fee_cents": fee,
-                                        "eta_minutes": eta})
+            self.t.add("delivery_zones", {"restaurant_id": r["id"], "zone_id": z["id"], "delivery_fee_cents": fee,
+                                          "eta_minutes": eta})
         self.build_menu(r, cu)
         return r
 
@@ -226,30 +221,30 @@ class _World:
         items: list[Row] = []
         mains = cu["mains"][:1] + self.ctx.sample(cu["mains"][1:], self.ctx.n(2, 3))
         for name, price, veg in mains:
-            m = self.add("menu_items", {
+            m = self.t.add("menu_items", {
                 "restaurant_id": r["id"], "category": "Mains", "name": name,
                 "description": f"House {name.lower()}, made to order.", "price_cents": price + rng.choice([-100, 0, 0, 50, 100]),
                 "is_vegetarian": veg, "is_available": 1})
             items.append(m)
             groups: list[tuple[Row, list[Row]]] = []
-            g = self.add("option_groups", {"item_id": m["id"], "name": "Size", "min_select": 1, "max_select": 1})
-            groups.append((g, [self.add("item_options", {"group_id": g["id"], "name": n, "price_delta_cents": d,
-                                                          "is_available": 1}) for n, d in cu["sizes"]]))
+            g = self.t.add("option_groups", {"item_id": m["id"], "name": "Size", "min_select": 1, "max_select": 1})
+            groups.append((g, [self.t.add("item_options", {"group_id": g["id"], "name": n, "price_delta_cents": d,
+                                                            "is_available": 1}) for n, d in cu["sizes"]]))
             if cu["choice"]:
                 cname, copts = cu["choice"]
-                g = self.add("option_groups", {"item_id": m["id"], "name": cname, "min_select": 1, "max_select": 1})
-                groups.append((g, [self.add("item_options", {"group_id": g["id"], "name": n, "price_delta_cents": 0,
-                                                              "is_available": 1}) for n in copts]))
-            g = self.add("option_groups", {"item_id": m["id"], "name": "Extras", "min_select": 0,
-                                           "max_select": rng.choice([2, 3])})
+                g = self.t.add("option_groups", {"item_id": m["id"], "name": cname, "min_select": 1, "max_select": 1})
+                groups.append((g, [self.t.add("item_options", {"group_id": g["id"], "name": n, "price_delta_cents": 0,
+                                                                "is_available": 1}) for n in copts]))
+            g = self.t.add("option_groups", {"item_id": m["id"], "name": "Extras", "min_select": 0,
+                                             "max_select": rng.choice([2, 3])})
             extras = self.ctx.sample(cu["extras"], 3)
-            groups.append((g, [self.add("item_options", {"group_id": g["id"], "name": n, "price_delta_cents": d,
-                                                          "is_available": 1}) for n, d in extras]))
+            groups.append((g, [self.t.add("item_options", {"group_id": g["id"], "name": n, "price_delta_cents": d,
+                                                            "is_available": 1}) for n, d in extras]))
             self.groups[m["id"]] = groups
         for cat, name, price, veg in self.ctx.sample(cu["sides"], self.ctx.n(2, 3)):
-            m = self.add("menu_items", {"restaurant_id": r["id"], "category": cat, "name": name,
-                                        "description": f"{name}.", "price_cents": price, "is_vegetarian": veg,
-                                        "is_available": 1})
+            m = self.t.add("menu_items", {"restaurant_id": r["id"], "category": cat, "name": name,
+                                          "description": f"{name}.", "price_cents": price, "is_vegetarian": veg,
+                                          "is_available": 1})
             items.append(m)
             self.groups[m["id"]] = []
         # a few things sold out (never the first main: templates and fixed tasks lean on it)
@@ -295,15 +290,16 @@ class _World:
         base = f"{_ascii(first)}.{_ascii(last)}".replace(" ", "")
         email = ctx.unique(lambda: f"{base}{ctx.pick(['', '', str(ctx.rng.randint(2, 99))])}@"
                                    f"{ctx.pick(CUSTOMER_DOMAINS)}", self.emails)
-        c = self.add("customers", {"full_name": f"{first} {last}", "email": email, "phone": self.phone(),
-                                   "credit_cents": 0, "created_at": _ts(ctx.moment_ago(70, 700))})
+        c = self.t.add("customers", {"full_name": f"{first} {last}", "email": email, "phone": self.phone(),
+                                     "credit_cents": 0, "created_at": _ts(ctx.moment_ago(70, 700))})
         self.balance[c["id"]] = 0
         labels = ["Home", "Work", "Gym", "Parents"]
         for i, zid in enumerate(zone_ids):
-            self.add("addresses", {"customer_id": c["id"], "label": labels[i], "street": self.street(), "zone_id": zid,
-                                   "instructions": ctx.pick(["", "", "Ring twice", "Leave at the door",
-                                                             "Call on arrival", "Side entrance"]),
-                                   "is_default": 1 if i == 0 else 0})
+            self.t.add("addresses", {"customer_id": c["id"], "label": labels[i], "street": self.street(),
+                                     "zone_id": zid,
+                                     "instructions": ctx.pick(["", "", "Ring twice", "Leave at the door",
+                                                               "Call on arrival", "Side entrance"]),
+                                     "is_default": 1 if i == 0 else 0})
         return c
 
     def build_customers(self) -> None:
@@ -322,10 +318,10 @@ class _World:
         for z in self.t["zones"]:
             for _ in range(ctx.n(3, 12)):
                 name = f"{ctx.faker.first_name()} {ctx.faker.last_name()}"
-                self.add("couriers", {"full_name": name, "phone": self.phone(),
-                                      "vehicle": ctx.weighted({"bicycle": 0.4, "scooter": 0.4, "car": 0.2}),
-                                      "zone_id": z["id"], "status": ctx.weighted({"available": 0.7, "offline": 0.3}),
-                                      "joined_at": _ts(ctx.moment_ago(30, 800))})
+                self.t.add("couriers", {"full_name": name, "phone": self.phone(),
+                                        "vehicle": ctx.weighted({"bicycle": 0.4, "scooter": 0.4, "car": 0.2}),
+                                        "zone_id": z["id"], "status": ctx.weighted({"available": 0.7, "offline": 0.3}),
+                                        "joined_at": _ts(ctx.moment_ago(30, 800))})
         if ctx.distractors:
             # offline namesakes in another zone; each zone's first available courier (the one dispatch picks)
             # keeps a unique name, so the templates that name a courier always have candidates
@@ -334,10 +330,10 @@ class _World:
             sources = [k for k in self.t["couriers"] if k["id"] not in firsts]
             for src in ctx.sample(sources, max(1, len(sources) * 15 // 100)):
                 zones = [z for z in self.t["zones"] if z["id"] != src["zone_id"]] or self.t["zones"]
-                self.add("couriers", {"full_name": src["full_name"], "phone": self.phone(),
-                                      "vehicle": ctx.weighted({"bicycle": 0.4, "scooter": 0.4, "car": 0.2}),
-                                      "zone_id": ctx.pick(zones)["id"], "status": "offline",
-                                      "joined_at": _ts(ctx.moment_ago(30, 800))})
+                self.t.add("couriers", {"full_name": src["full_name"], "phone": self.phone(),
+                                        "vehicle": ctx.weighted({"bicycle": 0.4, "scooter": 0.4, "car": 0.2}),
+                                        "zone_id": ctx.pick(zones)["id"], "status": "offline",
+                                        "joined_at": _ts(ctx.moment_ago(30, 800))})
 
     def build_promos(self) -> None:
         today = self.now.date()
@@ -353,10 +349,10 @@ class _World:
             ("LOYAL3", "$3 off for regulars", "fixed", 300, None, 1000, None, 3, -200, 100, 0),
             ("PIZZA20", f"20% off at {pizza['name']}", "percent", 20, 1000, 1500, pizza["id"], 2, -40, 40, 1),
         ]:
-            self.add("promo_codes", {"code": code, "description": desc, "kind": kind, "value": val,
-                                     "max_discount_cents": cap, "min_subtotal_cents": mins, "restaurant_id": rid,
-                                     "uses_per_customer": uses, "valid_from": d(fr), "valid_until": d(to),
-                                     "is_active": act})
+            self.t.add("promo_codes", {"code": code, "description": desc, "kind": kind, "value": val,
+                                       "max_discount_cents": cap, "min_subtotal_cents": mins, "restaurant_id": rid,
+                                       "uses_per_customer": uses, "valid_from": d(fr), "valid_until": d(to),
+                                       "is_active": act})
 
     # -- orders --------------------------------------------------------------------------------------
     def pick_lines(self, rid: int, min_sub: int) -> list[tuple[Row, list[Row], int]]:
@@ -383,8 +379,8 @@ class _World:
 
     def credit(self, cid: int, oid: int | None, kind: str, amount: int, when: datetime) -> None:
         if amount:
-            self.add("credit_transactions", {"customer_id": cid, "order_id": oid, "kind": kind, "amount_cents": amount,
-                                             "created_at": _ts(when)})
+            self.t.add("credit_transactions", {"customer_id": cid, "order_id": oid, "kind": kind,
+                                               "amount_cents": amount, "created_at": _ts(when)})
             self.balance[cid] += amount
 
     def open_moment(self, rid: int, lo_days: float, hi_days: float) -> datetime | None:
@@ -413,7 +409,7 @@ class _World:
         disc = self.tools._discount(promo, sub, fee)
         due = sub + fee - disc
         credit = min(self.balance[cust["id"]], due) if use_credit else 0
-        o = self.add("orders", {
+        o = self.t.add("orders", {
             "customer_id": cust["id"], "restaurant_id": r["id"], "address_id": addr["id"], "zone_id": addr["zone_id"],
             "status": status, "subtotal_cents": sub, "delivery_fee_cents": fee, "discount_cents": disc,
             "credit_used_cents": credit, "total_cents": due - credit, "promo_code_id": promo and promo["id"],
@@ -424,9 +420,9 @@ class _World:
             self.promo_uses[(promo["id"], cust["id"])] = self.promo_uses.get((promo["id"], cust["id"]), 0) + 1
         for m, opts, q in lines:
             gname = {o["id"]: g["name"] for g, gopts in self.groups[m["id"]] for o in gopts}
-            self.add("order_items", {"order_id": o["id"], "item_id": m["id"], "item_name": m["name"],
-                                     "options_text": ", ".join(f"{gname[x['id']]}: {x['name']}" for x in opts),
-                                     "quantity": q, "unit_price_cents": self.unit(m, opts)})
+            self.t.add("order_items", {"order_id": o["id"], "item_id": m["id"], "item_name": m["name"],
+                                       "options_text": ", ".join(f"{gname[x['id']]}: {x['name']}" for x in opts),
+                                       "quantity": q, "unit_price_cents": self.unit(m, opts)})
         self.credit(cust["id"], o["id"], "redeemed", -credit, placed)
         steps = ["placed", "accepted", "preparing", "picked_up", "delivered"]
         t = placed
@@ -521,7 +517,7 @@ class _World:
         ctx = self.ctx
         dt = datetime.fromisoformat(o["delivered_at"])
         if rate and ctx.chance(0.55):
-            self.add("ratings", {"order_id": o["id"], "customer_id": c["id"], "food_stars": ctx.weighted(
+            self.t.add("ratings", {"order_id": o["id"], "customer_id": c["id"], "food_stars": ctx.weighted(
                 {5: 0.45, 4: 0.3, 3: 0.12, 2: 0.08, 1: 0.05}), "delivery_stars": ctx.weighted(
                 {5: 0.5, 4: 0.25, 3: 0.12, 2: 0.08, 1: 0.05}), "comment": ctx.pick(
                 ["", "", "Great as always", "Arrived a bit cold", "Delicious!", "Courier was very friendly",
@@ -530,15 +526,15 @@ class _World:
         if ctx.chance(0.08):
             line = ctx.pick([x for x in self.t["order_items"] if x["order_id"] == o["id"]])
             when = min(dt + timedelta(hours=ctx.rng.randint(1, 20)), self.now - timedelta(minutes=3))
-            self.add("refunds", {"order_id": o["id"], "order_item_id": line["id"], "quantity": 1,
-                                 "amount_cents": line["unit_price_cents"], "reason": ctx.pick(
-                                     ["missing_item", "wrong_item", "damaged"]), "created_at": _ts(when)})
+            self.t.add("refunds", {"order_id": o["id"], "order_item_id": line["id"], "quantity": 1,
+                                   "amount_cents": line["unit_price_cents"], "reason": ctx.pick(
+                                       ["missing_item", "wrong_item", "damaged"]), "created_at": _ts(when)})
             self.credit(c["id"], o["id"], "refund", line["unit_price_cents"], when)
         if ctx.chance(0.07):
             created = min(dt + timedelta(hours=ctx.rng.randint(1, 20)), self.now - timedelta(minutes=3))
             resolved = created + timedelta(hours=ctx.rng.randint(2, 30))
             done = resolved < self.now
-            self.add("support_tickets", {"customer_id": c["id"], "order_id": o["id"], "category": ctx.pick(
+            self.t.add("support_tickets", {"customer_id": c["id"], "order_id": o["id"], "category": ctx.pick(
                 ["late_delivery", "courier", "payment", "wrong_item"]), "subject": ctx.pick(
                 ["Order arrived late", "Courier left food at wrong door", "Charged twice?", "Wrong drink in my bag"]),
                 "message": "Please look into this.", "status": "resolved" if done else "open",
@@ -702,13 +698,13 @@ class _World:
         for c in ctx.sample(self.t["customers"], ctx.n(5, 50)):
             r = ctx.pick(self.t["restaurants"])
             when = ctx.moment_ago(0.5, 20)
-            cart = self.add("carts", {"customer_id": c["id"], "restaurant_id": r["id"], "promo_code_id": None,
-                                      "updated_at": _ts(when)})
+            cart = self.t.add("carts", {"customer_id": c["id"], "restaurant_id": r["id"], "promo_code_id": None,
+                                        "updated_at": _ts(when)})
             for m, opts, q in self.pick_lines(r["id"], 0)[:2]:
-                line = self.add("cart_items", {"cart_id": cart["id"], "item_id": m["id"], "quantity": q,
-                                               "added_at": _ts(when)})
+                line = self.t.add("cart_items", {"cart_id": cart["id"], "item_id": m["id"], "quantity": q,
+                                                 "added_at": _ts(when)})
                 for o in sorted(opts, key=lambda x: x["id"]):
-                    self.add("cart_item_options", {"cart_item_id": line["id"], "option_id": o["id"]})
+                    self.t.add("cart_item_options", {"cart_item_id": line["id"], "option_id": o["id"]})
 
     def rows(self) -> dict[str, list[Row]]:
         for c in self.t["customers"]:

@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, parse_day, tool
+from awm.tooling import Db, ToolError, clean_text, iso_seconds, parse_day, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
@@ -109,6 +109,12 @@ def _no_overdue(db: Db, m: dict[str, Any], what: str) -> None:
     if od:
         raise ToolError(f"{m['name']} has overdue invoice(s) " + ", ".join(f"{o['number']} (${o['amount_cents'] / 100:,.2f}, "
                         f"due {o['due_on']})" for o in od) + f"; they must be paid (pay_invoice) before they can {what}.")
+
+
+def _may_use(db: Db, m: dict[str, Any], club: dict[str, Any], what: str) -> None:
+    """Refuse unless the member's plan covers ``club`` now (``_check_access``) and no invoice of theirs is overdue."""
+    _check_access(db, m, club, what)
+    _no_overdue(db, m, what)
 
 
 def _freeze_used(db: Db, membership_id: int, year: int) -> int:
@@ -455,12 +461,10 @@ def check_in_member(db: Db, staff_email: str, member_email: str) -> dict:
     st = _staff(db, staff_email, ("front_desk", "manager"))
     club = db.one("SELECT * FROM clubs WHERE id = ?", (st["club_id"],))
     m = _member(db, member_email)
-    _check_access(db, m, club, "check in")
-    _no_overdue(db, m, "check in")
-    since = (db.now() - timedelta(hours=CHECKIN_GAP_HOURS)).replace(microsecond=0).isoformat()
-    if db.value("SELECT 1 FROM check_ins WHERE member_id = ? AND club_id = ? AND checked_in_at > ?",
-                (m["id"], club["id"], since)):
-        raise ToolError(f"{m['name']} is already checked in at {club['name']}.")
+    _may_use(db, m, club, "check in")
+    since = iso_seconds(db.now() - timedelta(hours=CHECKIN_GAP_HOURS))
+    db.none("SELECT 1 FROM check_ins WHERE member_id = ? AND club_id = ? AND checked_in_at > ?",
+            (m["id"], club["id"], since), found=f"{m['name']} is already checked in at {club['name']}.")
     cid = db.insert("check_ins", {"member_id": m["id"], "club_id": club["id"], "staff_id": st["id"],
                                   "checked_in_at": _now(db)})
     return {"check_in_id": cid, "member": m["name"], "club": club["code"], "checked_in_at": _now(db)}
@@ -743,8 +747,7 @@ def buy_pt_package(db: Db, member_email: str, trainer_email: str, sessions: Lite
     m = _member(db, member_email)
     t = _staff(db, trainer_email, ("trainer",))
     club = db.one("SELECT * FROM clubs WHERE id = ?", (t["club_id"],))
-    _check_access(db, m, club, "buy personal training")
-    _no_overdue(db, m, "buy personal training")
+    _may_use(db, m, club, "buy personal training")
     live = db.value("SELECT id FROM pt_packages WHERE member_id = ? AND trainer_id = ? AND sessions_remaining > 0 "
                     "AND expires_on >= ?", (m["id"], t["id"], db.today().isoformat()))
     if live:
@@ -858,8 +861,7 @@ def issue_guest_pass(db: Db, member_email: str, club_code: str, guest_name: str,
     """
     m = _member(db, member_email)
     c = _club(db, club_code)
-    _check_access(db, m, c, "bring guests")
-    _no_overdue(db, m, "bring guests")
+    _may_use(db, m, c, "bring guests")
     ms = m["ms"]
     if ms["guest_passes_per_month"] == 0:
         raise ToolError(f"The {ms['plan_name']} plan includes no guest passes.")
@@ -892,8 +894,7 @@ def rent_locker(db: Db, member_email: str, club_code: str, size: Literal["small"
     """
     m = _member(db, member_email)
     c = _club(db, club_code)
-    _check_access(db, m, c, "rent a locker")
-    _no_overdue(db, m, "rent a locker")
+    _may_use(db, m, c, "rent a locker")
     have = db.value("SELECT l.number FROM locker_rentals r JOIN lockers l ON l.id = r.locker_id WHERE r.member_id = ? "
                     "AND r.status = 'active' AND l.club_id = ?", (m["id"], c["id"]))
     if have:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from awm.tooling import iso_seconds as _iso
 from awm.worldgen import WorldContext
 
 Row = dict[str, Any]
@@ -54,10 +55,6 @@ CLASS_TYPES = [
 SPECIALTIES = ["strength", "yoga", "cycling", "boxing", "pilates", "mobility", "weight loss"]
 TIMES = ["06:30", "08:00", "09:30", "12:15", "17:30", "18:45", "19:30"]
 ROOMS = ["Studio A", "Studio B", "Cycle Room"]
-
-
-def _iso(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
 
 
 def _renumber(rows: list[Row], key: Any) -> None:
@@ -343,22 +340,23 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                             "start_date": ctx.days_ago(5, 200).isoformat(), "end_date": None, "status": "active"})
 
     guest_passes: list[Row] = []
+
+    def guest_pass(m: Row, vd: date, days_ahead: int) -> None:
+        """A pass for a guest of ``m`` at their home club on ``vd``, issued ``days_ahead`` days before."""
+        guest_passes.append({"id": 0, "member_id": m["id"], "club_id": m["home_club_id"], "guest_name": fk.name(),
+                             "visit_date": vd.isoformat(),
+                             "created_at": _iso(datetime.combine(vd, time(8)) - timedelta(days=days_ahead))})
+
     for i, m in enumerate(members):
         ms = ms_of[m["id"]]
         p = plan[ms["plan_id"]]
         if ms["status"] != "active" or p["guest_passes_per_month"] == 0:
             continue
         n_now = p["guest_passes_per_month"] if i % 5 == 0 else rng.randint(0, p["guest_passes_per_month"] - 1)
-        for k in range(n_now):
-            vd = today - timedelta(days=rng.randint(0, today.day - 1))
-            guest_passes.append({"id": 0, "member_id": m["id"], "club_id": m["home_club_id"], "guest_name": fk.name(),
-                                 "visit_date": vd.isoformat(), "created_at": _iso(datetime.combine(vd, time(8)) -
-                                                                                 timedelta(days=1))})
+        for _ in range(n_now):
+            guest_pass(m, today - timedelta(days=rng.randint(0, today.day - 1)), 1)
         if rng.random() < 0.4:
-            vd = date(today.year, today.month, 1) - timedelta(days=rng.randint(1, 25))
-            guest_passes.append({"id": 0, "member_id": m["id"], "club_id": m["home_club_id"], "guest_name": fk.name(),
-                                 "visit_date": vd.isoformat(), "created_at": _iso(datetime.combine(vd, time(8)) -
-                                                                                 timedelta(days=2))})
+            guest_pass(m, date(today.year, today.month, 1) - timedelta(days=rng.randint(1, 25)), 2)
     _renumber(guest_passes, lambda g: (g["created_at"], g["member_id"]))
     _renumber(invoices, lambda v: (v["issued_on"], v["id"]))
     for v in invoices:

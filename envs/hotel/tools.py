@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, dollars, filters, like_contains, parse_day, to_cents, tool
+from awm.tooling import Db, ToolError, clean_text, dollars, filters, like_any, parse_day, require_owner, to_cents, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -91,9 +91,8 @@ def _desk_res(db: Db, code: str, staff_email: str, what: str, status: str,
 def _own_res(db: Db, code: str, guest_email: str) -> tuple[dict[str, Any], dict[str, Any]]:
     g = _guest(db, guest_email)
     r = _res(db, code)
-    if r["guest_id"] != g["id"]:
-        raise ToolError(f"Reservation {r['confirmation_code']} belongs to another guest; {g['full_name']} can only "
-                        "manage their own reservations.")
+    require_owner(r, "guest_id", g["id"], f"Reservation {r['confirmation_code']} belongs to another guest; "
+                  f"{g['full_name']} can only manage their own reservations.")
     return r, g
 
 
@@ -296,10 +295,9 @@ def find_guests(db: Db, query: str, limit: int = 10) -> dict:
         limit: maximum number of guests, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip())
-    rows = db.query("SELECT full_name AS name, email, loyalty_tier, points_balance FROM guests "
-                    "WHERE full_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?",
-                    (like, like, limit))
+    who, params = like_any(query.strip(), "full_name", "email")
+    rows = db.query(f"SELECT full_name AS name, email, loyalty_tier, points_balance FROM guests WHERE {who} "
+                    "ORDER BY full_name, id LIMIT ?", (*params, limit))
     return {"count": len(rows), "guests": rows}
 
 
@@ -397,11 +395,11 @@ def list_rooms(db: Db, hotel_code: str, status: Literal["clean", "dirty", "out_o
     """
     _limit(limit, 100)
     h = _hotel(db, hotel_code)
+    where, params = filters(("rm.status = ?", status), ("upper(rt.code) = upper(?)", room_type_code))
     rows = db.query("SELECT rm.number, rt.code AS room_type, rm.floor, rm.status, rm.out_of_order_reason, "
                     "(SELECT g.full_name FROM reservations r JOIN guests g ON g.id = r.guest_id WHERE r.room_id = rm.id "
                     "AND r.status = 'checked_in') AS occupied_by FROM rooms rm JOIN room_types rt ON rt.id = rm.room_type_id "
-                    "WHERE rm.hotel_id = ? AND (? IS NULL OR rm.status = ?) AND (? IS NULL OR upper(rt.code) = upper(?)) "
-                    "ORDER BY rm.number LIMIT ?", (h["id"], status, status, room_type_code, room_type_code, limit))
+                    f"WHERE rm.hotel_id = ? AND {where} ORDER BY rm.number LIMIT ?", (h["id"], *params, limit))
     return {"hotel": h["code"], "count": len(rows), "rooms": rows}
 
 
@@ -453,11 +451,11 @@ def list_housekeeping_tasks(db: Db, hotel_code: str, status: Literal["open", "in
     """
     _limit(limit)
     h = _hotel(db, hotel_code)
+    where, params = filters(("t.status = ?", status), ("t.kind = ?", kind))
     rows = db.query("SELECT t.id AS task_id, rm.number AS room, t.kind, t.status, s.full_name AS assigned_to, t.notes, "
                     "t.created_at, t.completed_at FROM housekeeping_tasks t JOIN rooms rm ON rm.id = t.room_id LEFT JOIN "
-                    "staff s ON s.id = t.assigned_to WHERE rm.hotel_id = ? AND (? IS NULL OR t.status = ?) AND "
-                    "(? IS NULL OR t.kind = ?) ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
-                    (h["id"], status, status, kind, kind, limit))
+                    f"staff s ON s.id = t.assigned_to WHERE rm.hotel_id = ? AND {where} "
+                    "ORDER BY t.created_at DESC, t.id DESC LIMIT ?", (h["id"], *params, limit))
     return {"hotel": h["code"], "count": len(rows), "tasks": rows}
 
 
@@ -470,8 +468,9 @@ def list_staff(db: Db, hotel_code: str, role: Literal["front_desk", "housekeepin
         role: only this role.
     """
     h = _hotel(db, hotel_code)
-    return db.query("SELECT full_name AS name, email, role FROM staff WHERE hotel_id = ? AND (? IS NULL OR role = ?) "
-                    "ORDER BY role, full_name", (h["id"], role, role))
+    where, params = filters(("role = ?", role))
+    return db.query(f"SELECT full_name AS name, email, role FROM staff WHERE hotel_id = ? AND {where} "
+                    "ORDER BY role, full_name", (h["id"], *params))
 
 
 @tool
@@ -808,8 +807,8 @@ def check_out(db: Db, confirmation_code: str, staff_email: str) -> dict:
     """
     r, _ = _desk_res(db, confirmation_code, staff_email, "check guests out", "checked_in",
                      "only checked-in guests can check out.")
-    if db.value("SELECT 1 FROM room_service_orders WHERE reservation_id = ? AND status = 'placed'", (r["id"],)):
-        raise ToolError("A room service order is still waiting; mark it delivered or have the guest cancel it first.")
+    db.none("SELECT 1 FROM room_service_orders WHERE reservation_id = ? AND status = 'placed'", (r["id"],),
+            found="A room service order is still waiting; mark it delivered or have the guest cancel it first.")
     f = _folio(db, r["id"])
     bal = _balance(db, f["id"])
     if bal != 0:
@@ -958,8 +957,7 @@ def complete_task(db: Db, task_id: int, staff_email: str) -> dict:
                missing=f"No staff member with e-mail {staff_email!r}.")
     if t["status"] != "in_progress":
         raise ToolError(f"Task {task_id} is {t['status'].replace('_', ' ')}; start it first with start_task.")
-    if t["assigned_to"] != s["id"]:
-        raise ToolError(f"Task {task_id} was started by someone else; only they can complete it.")
+    require_owner(t, "assigned_to", s["id"], f"Task {task_id} was started by someone else; only they can complete it.")
     db.execute("UPDATE housekeeping_tasks SET status = 'done', completed_at = ? WHERE id = ?", (_now(db), task_id))
     if t["kind"] == "clean":
         db.execute("UPDATE rooms SET status = 'clean' WHERE id = ? AND status = 'dirty'", (t["room_id"],))
@@ -1033,8 +1031,8 @@ def return_room_to_service(db: Db, hotel_code: str, room_number: str, staff_emai
     rm = _room(db, h["id"], room_number)
     if rm["status"] != "out_of_order":
         raise ToolError(f"Room {rm['number']} is {rm['status']}, not out of order.")
-    if db.value("SELECT 1 FROM housekeeping_tasks WHERE room_id = ? AND kind = 'repair' AND status <> 'done'", (rm["id"],)):
-        raise ToolError(f"Room {rm['number']} still has an unfinished repair task; maintenance must complete it first.")
+    db.none("SELECT 1 FROM housekeeping_tasks WHERE room_id = ? AND kind = 'repair' AND status <> 'done'", (rm["id"],),
+            found=f"Room {rm['number']} still has an unfinished repair task; maintenance must complete it first.")
     db.execute("UPDATE rooms SET status = 'dirty', out_of_order_reason = NULL WHERE id = ?", (rm["id"],))
     tid = _task(db, rm["id"], "clean", "Back in service after repair")
     return {"room": rm["number"], "status": "dirty", "cleaning_task_id": tid}

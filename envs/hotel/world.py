@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -64,10 +64,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     now = ctx.clock.replace(microsecond=0)
     T = ctx.today
     past_days, future_days = ctx.n(8, 18), ctx.n(12, 24)
-    out: dict[str, list[Row]] = {k: [] for k in (
+    out = Tables((
         "hotels", "room_types", "rooms", "rate_plans", "staff", "guests", "menu_items", "reservations", "folios",
         "folio_charges", "payments", "room_service_orders", "room_service_items", "housekeeping_tasks",
-        "loyalty_transactions")}
+        "loyalty_transactions"))
 
     # --- guests ---------------------------------------------------------------------------------
     used_emails: set[str] = set()
@@ -76,15 +76,14 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     loyalty: list[Row] = []
 
     def add_guest(full: str, first: str, last: str) -> Row:
-        gid = len(out["guests"]) + 1
         dom = ctx.pick(["example.com", "mailbox.org", "fastmail.com", "inbox.net"])
         email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.choice(['', '', str(rng.randrange(2, 99))])}@{dom}",
                            used_emails)
         created = ctx.moment_ago(90, 1200)
         tier = ctx.weighted({"none": 0.35, "silver": 0.3, "gold": 0.2, "platinum": 0.15})
-        g = {"id": gid, "email": email, "full_name": full, "phone": ctx.faker.numerify("+1 ###-###-####"),
-             "loyalty_tier": tier, "points_balance": 0, "created_at": _iso(created)}
-        out["guests"].append(g)
+        g = out.add("guests", {"email": email, "full_name": full, "phone": ctx.faker.numerify("+1 ###-###-####"),
+                               "loyalty_tier": tier, "points_balance": 0, "created_at": _iso(created)})
+        gid = g["id"]
         points[gid] = 0
         if tier != "none":
             bonus = rng.randrange(5, 120) * 100
@@ -114,25 +113,22 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     plans_by_hotel: dict[int, list[Row]] = {}
     types_by_id: dict[int, Row] = {}
     menu_by_hotel: dict[int, list[Row]] = {}
-    for hi, (code, name, city, country, tax, deadline) in enumerate(HOTELS[: ctx.n(3, 12)], 1):
-        out["hotels"].append({"id": hi, "code": code, "name": name, "city": city, "country": country, "tax_pct": tax,
-                              "cancel_deadline_hours": deadline, "check_in_time": "15:00", "check_out_time": "11:00"})
+    for code, name, city, country, tax, deadline in HOTELS[: ctx.n(3, 12)]:
+        hotel = out.add("hotels", {"code": code, "name": name, "city": city, "country": country, "tax_pct": tax,
+                                   "cancel_deadline_hours": deadline, "check_in_time": "15:00", "check_out_time": "11:00"})
+        hi = hotel["id"]
         base = rng.randrange(14, 30) * 1000
         tids = []
-        for ti, (tcode, tname, occ, mult) in enumerate(ROOM_TYPES):
-            tid = len(out["room_types"]) + 1
-            row = {"id": tid, "hotel_id": hi, "code": tcode, "name": tname, "max_occupancy": occ,
-                   "base_rate_cents": int(base * mult) // 1000 * 1000}
-            out["room_types"].append(row)
-            types_by_id[tid] = row
-            tids.append(tid)
+        for tcode, tname, occ, mult in ROOM_TYPES:
+            row = out.add("room_types", {"hotel_id": hi, "code": tcode, "name": tname, "max_occupancy": occ,
+                                         "base_rate_cents": int(base * mult) // 1000 * 1000})
+            types_by_id[row["id"]] = row
+            tids.append(row["id"])
         plans = []
         for pcode, pname, refundable, disc, minn, members, breakfast in PLANS:
-            pid = len(out["rate_plans"]) + 1
-            row = {"id": pid, "hotel_id": hi, "code": pcode, "name": pname, "refundable": refundable,
-                   "discount_pct": disc, "min_nights": minn, "members_only": members, "breakfast": breakfast}
-            out["rate_plans"].append(row)
-            plans.append(row)
+            plans.append(out.add("rate_plans", {"hotel_id": hi, "code": pcode, "name": pname, "refundable": refundable,
+                                                "discount_pct": disc, "min_nights": minn, "members_only": members,
+                                                "breakfast": breakfast}))
         plans_by_hotel[hi] = plans
         staff_by_hotel[hi] = {}
         for role, k in (("manager", 1), ("front_desk", 2), ("housekeeping", 2), ("maintenance", 1)):
@@ -140,28 +136,22 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 first, last = ctx.faker.first_name(), ctx.faker.last_name()
                 email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.choice(['', str(rng.randrange(2, 9))])}"
                                            f"@{code.lower()}.larchmonthotels.com", used_emails)
-                srow = {"id": len(out["staff"]) + 1, "hotel_id": hi, "full_name": f"{first} {last}", "email": email,
-                        "role": role}
-                out["staff"].append(srow)
+                srow = out.add("staff", {"hotel_id": hi, "full_name": f"{first} {last}", "email": email, "role": role})
                 staff_by_hotel[hi].setdefault(role, []).append(srow)
         rooms = []
         n = 0
         for ti, k in enumerate(ctx.n(counts_small, counts_large)):  # type: ignore[arg-type]
             for _ in range(k):
                 floor = 2 + n // 6
-                rid = len(out["rooms"]) + 1
-                row = {"id": rid, "hotel_id": hi, "room_type_id": tids[ti], "number": f"{floor}{n % 6 + 1:02d}",
-                       "floor": floor, "status": "clean", "out_of_order_reason": None}
-                out["rooms"].append(row)
-                rooms.append(row)
+                rooms.append(out.add("rooms", {"hotel_id": hi, "room_type_id": tids[ti],
+                                               "number": f"{floor}{n % 6 + 1:02d}", "floor": floor, "status": "clean",
+                                               "out_of_order_reason": None}))
                 n += 1
         rooms_by_hotel[hi] = rooms
         menu = []
         for mname, cat, price in MENU:
-            mrow = {"id": len(out["menu_items"]) + 1, "hotel_id": hi, "name": mname, "category": cat,
-                    "price_cents": price + rng.choice([0, 0, 100, 200]), "available": 1}
-            out["menu_items"].append(mrow)
-            menu.append(mrow)
+            menu.append(out.add("menu_items", {"hotel_id": hi, "name": mname, "category": cat,
+                                               "price_cents": price + rng.choice([0, 0, 100, 200]), "available": 1}))
         ctx.pick(menu[:7])["available"] = 0
         menu_by_hotel[hi] = menu
 
@@ -176,10 +166,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return ctx.pick(ok)
 
     def folio_for(rid: int, opened: datetime) -> Row:
-        f = {"id": len(out["folios"]) + 1, "reservation_id": rid, "status": "open", "opened_at": _iso(opened),
-             "closed_at": None}
-        out["folios"].append(f)
-        return f
+        return out.add("folios", {"reservation_id": rid, "status": "open", "opened_at": _iso(opened),
+                                  "closed_at": None})
 
     def charge(f: Row, kind: str, desc: str, cents: int, when: datetime, by: int | None) -> None:
         out["folio_charges"].append({"id": 0, "folio_id": f["id"], "kind": kind, "description": desc,
@@ -202,15 +190,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         g, nights, plan, rate = priced(hi, rt, d1, d2)
         created = min(_at(d1, 12) - timedelta(days=rng.randrange(2, 60), hours=rng.randrange(0, 20)),
                       now - timedelta(hours=rng.randrange(2, 300)))
-        rid = len(out["reservations"]) + 1
         adults = rng.randint(1, min(2, rt["max_occupancy"]))
         children = rng.randint(0, rt["max_occupancy"] - adults) if ctx.chance(0.25) else 0
-        r = {"id": rid, "confirmation_code": code(), "hotel_id": hi, "guest_id": g["id"], "room_type_id": rt["id"],
-             "rate_plan_id": plan["id"], "room_id": room["id"] if (room and assigned) else None,
-             "check_in_date": d1.isoformat(), "check_out_date": d2.isoformat(), "adults": adults, "children": children,
-             "nightly_rate_cents": rate, "status": status, "created_at": _iso(created), "checked_in_at": None,
-             "checked_out_at": None, "cancelled_at": None}
-        out["reservations"].append(r)
+        r = out.add("reservations", {
+            "confirmation_code": code(), "hotel_id": hi, "guest_id": g["id"], "room_type_id": rt["id"],
+            "rate_plan_id": plan["id"], "room_id": room["id"] if (room and assigned) else None,
+            "check_in_date": d1.isoformat(), "check_out_date": d2.isoformat(), "adults": adults, "children": children,
+            "nightly_rate_cents": rate, "status": status, "created_at": _iso(created), "checked_in_at": None,
+            "checked_out_at": None, "cancelled_at": None})
+        rid = r["id"]
         f = folio_for(rid, created)
         if status in ("checked_in", "checked_out"):
             desk = ctx.pick(staff_by_hotel[hi]["front_desk"])
@@ -242,17 +230,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 items = ctx.sample([m for m in menu_by_hotel[hi] if m["available"]], rng.randint(1, 3))
                 lines = [(m, rng.randint(1, 2)) for m in items]
                 ototal = sum(m["price_cents"] * q for m, q in lines) + tools.ROOM_SERVICE_TRAY_CENTS
-                oid = len(out["room_service_orders"]) + 1
                 delivered = not placed_order
-                out["room_service_orders"].append({
-                    "id": oid, "reservation_id": rid, "status": "delivered" if delivered else "placed",
+                oid = out.add("room_service_orders", {
+                    "reservation_id": rid, "status": "delivered" if delivered else "placed",
                     "total_cents": ototal, "placed_at": _iso(when),
                     "delivered_at": _iso(when + timedelta(minutes=rng.randrange(15, 40))) if delivered else None,
-                    "delivered_by": ctx.pick(staff_by_hotel[hi]["front_desk"])["id"] if delivered else None})
+                    "delivered_by": ctx.pick(staff_by_hotel[hi]["front_desk"])["id"] if delivered else None})["id"]
                 for m, q in lines:
-                    out["room_service_items"].append({"id": len(out["room_service_items"]) + 1, "order_id": oid,
-                                                      "menu_item_id": m["id"], "quantity": q,
-                                                      "unit_price_cents": m["price_cents"]})
+                    out.add("room_service_items", {"order_id": oid, "menu_item_id": m["id"], "quantity": q,
+                                                   "unit_price_cents": m["price_cents"]})
                 charge(f, "room_service", f"Room service order {oid}", ototal, when, None)
                 total += ototal
             if status == "checked_out":
@@ -287,13 +273,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             deadline = _at(d1, 15) - timedelta(hours=out["hotels"][hi - 1]["cancel_deadline_hours"])
             fee = rate * nights if not plan["refundable"] else (rate if when >= deadline else 0)
             label, fkind = "Cancellation fee", "cancellation_fee"
-        rid = len(out["reservations"]) + 1
-        out["reservations"].append({
-            "id": rid, "confirmation_code": code(), "hotel_id": hi, "guest_id": g["id"], "room_type_id": rt["id"],
+        r = out.add("reservations", {
+            "confirmation_code": code(), "hotel_id": hi, "guest_id": g["id"], "room_type_id": rt["id"],
             "rate_plan_id": plan["id"], "room_id": None, "check_in_date": d1.isoformat(),
             "check_out_date": d2.isoformat(), "adults": 1, "children": 0, "nightly_rate_cents": rate, "status": kind,
             "created_at": _iso(created), "checked_in_at": None, "checked_out_at": None, "cancelled_at": _iso(when)})
-        f = folio_for(rid, created)
+        f = folio_for(r["id"], created)
         if fee:
             charge(f, fkind, label, fee, when, None)
             pay(f, "card", fee, when, None)

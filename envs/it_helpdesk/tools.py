@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_any, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -29,11 +29,6 @@ AssetType = Literal["laptop", "phone", "monitor", "tablet"]
 # ----------------------------------------------------------------------------------------------
 # helpers (not tools)
 # ----------------------------------------------------------------------------------------------
-
-
-def _like(text: str | None) -> str | None:
-    """A LIKE pattern for an optional search text (None when the agent gave no words)."""
-    return like_contains(text.strip()) if text and text.strip() else None
 
 
 def _text(value: str, what: str, lo: int = 3, hi: int = 1000) -> str:
@@ -159,8 +154,8 @@ def _seats_used(db: Db, software_id: int) -> int:
 
 
 def _no_seat_yet(db: Db, s: dict[str, Any], e: dict[str, Any]) -> None:
-    if db.value("SELECT 1 FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"])):
-        raise ToolError(f"{e['full_name']} already has a {s['name']} seat.")
+    db.none("SELECT 1 FROM licence_assignments WHERE software_id = ? AND employee_id = ?", (s["id"], e["id"]),
+            found=f"{e['full_name']} already has a {s['name']} seat.")
 
 
 def _ticket_number(ticket_id: int) -> str:
@@ -197,15 +192,13 @@ def find_employees(db: Db, query: str | None = None, department_code: str | None
         limit: maximum number of people to return, 1 to 50.
     """
     _limit(limit)
-    like = _like(query)
+    who, words = like_any(query, "e.full_name", "e.email", "e.job_title", optional=True)
     rows = db.query(
         "SELECT e.full_name AS name, e.email, e.job_title, d.code AS department, e.location, e.status "
-        "FROM employees e JOIN departments d ON d.id = e.department_id "
-        "WHERE (? IS NULL OR e.full_name LIKE ? ESCAPE '\\' OR e.email LIKE ? ESCAPE '\\' "
-        "OR e.job_title LIKE ? ESCAPE '\\') "
+        f"FROM employees e JOIN departments d ON d.id = e.department_id WHERE {who} "
         "AND (? IS NULL OR upper(d.code) = upper(?)) AND (? = 1 OR e.status <> 'terminated') "
         "ORDER BY e.full_name, e.id LIMIT ?",
-        (like, like, like, like, department_code, department_code, 1 if include_terminated else 0, limit))
+        (*words, department_code, department_code, 1 if include_terminated else 0, limit))
     return {"count": len(rows), "employees": rows}
 
 
@@ -308,7 +301,7 @@ def search_tickets(db: Db, text: str | None = None, status: TicketStatus | Liter
         limit: maximum number of tickets, 1 to 50.
     """
     _limit(limit)
-    like = _like(text)
+    who, words = like_any(text, "t.subject", "t.description", optional=True)
     gid = _group(db, group_code)["id"] if group_code else None
     rid = _employee(db, requester_email, "requester")["id"] if requester_email else None
     aid = db.one(_AGENT_SQL, (assignee_email.strip(),),
@@ -318,11 +311,11 @@ def search_tickets(db: Db, text: str | None = None, status: TicketStatus | Liter
         "a.full_name AS assignee, t.created_at FROM tickets t JOIN priorities p ON p.id = t.priority_id "
         "JOIN support_groups g ON g.id = t.group_id JOIN employees e ON e.id = t.requester_id "
         "LEFT JOIN agents a ON a.id = t.assignee_id "
-        "WHERE (? IS NULL OR t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\') "
+        f"WHERE {who} "
         "AND (? IS NULL OR t.status = ? OR (? = 'open' AND t.status IN ('new', 'assigned', 'in_progress', "
         "'waiting_on_user'))) AND (? IS NULL OR t.group_id = ?) AND (? IS NULL OR t.requester_id = ?) "
         "AND (? IS NULL OR t.assignee_id = ?) AND (? IS NULL OR p.code = ?) ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
-        (like, like, like, status, status, status, gid, gid, rid, rid, aid, aid, priority, priority, limit))
+        (*words, status, status, status, gid, gid, rid, rid, aid, aid, priority, priority, limit))
     return {"count": len(rows), "tickets": rows}
 
 
@@ -402,15 +395,14 @@ def list_assets(db: Db, asset_type: AssetType | None = None,
     """
     _limit(limit)
     hid = _employee(db, holder_email, "holder")["id"] if holder_email else None
-    like = _like(query)
+    who, words = like_any(query, "a.asset_tag", "a.model", "a.serial_number", optional=True)
     rows = db.query(
         "SELECT a.asset_tag, a.asset_type, a.model, a.serial_number, a.status, e.full_name AS holder, "
         "e.email AS holder_email, a.assigned_at, a.purchase_date, a.warranty_end FROM assets a "
         "LEFT JOIN employees e ON e.id = a.assigned_to WHERE (? IS NULL OR a.asset_type = ?) "
         "AND (? IS NULL OR a.status = ?) AND (? IS NULL OR a.assigned_to = ?) "
-        "AND (? IS NULL OR a.asset_tag LIKE ? ESCAPE '\\' OR a.model LIKE ? ESCAPE '\\' "
-        "OR a.serial_number LIKE ? ESCAPE '\\') ORDER BY a.asset_tag LIMIT ?",
-        (asset_type, asset_type, status, status, hid, hid, like, like, like, like, limit))
+        f"AND {who} ORDER BY a.asset_tag LIMIT ?",
+        (asset_type, asset_type, status, status, hid, hid, *words, limit))
     return {"count": len(rows), "assets": rows}
 
 
@@ -532,12 +524,12 @@ def search_kb(db: Db, query: str | None = None, status: Literal["draft", "publis
         limit: maximum number of articles, 1 to 50.
     """
     _limit(limit)
-    where, params = filters(("k.title LIKE ? ESCAPE '\\'", _like(query)), ("k.status = ?", status),
-                            ("lower(c.name) = lower(?)", category))
+    titled, words = like_any(query, "k.title", optional=True)
+    where, params = filters(("k.status = ?", status), ("lower(c.name) = lower(?)", category))
     rows = db.query(
         "SELECT k.number, k.title, c.name AS category, k.status, a.full_name AS author, k.published_at, "
         "k.helpful_votes FROM kb_articles k JOIN categories c ON c.id = k.category_id JOIN agents a ON a.id = k.author_id "
-        f"WHERE {where} ORDER BY k.number LIMIT ?", (*params, limit))
+        f"WHERE {titled} AND {where} ORDER BY k.number LIMIT ?", (*words, *params, limit))
     return {"count": len(rows), "articles": rows}
 
 
@@ -608,8 +600,8 @@ def create_ticket(db: Db, requester_email: str, subject: str, category: str, act
     asset_id = None
     if asset_tag:
         a = _asset(db, asset_tag, f"No asset tagged {asset_tag!r}.")
-        if a["assigned_to"] != req["id"]:
-            raise ToolError(f"{a['asset_tag']} is not assigned to {req['full_name']}; link only their own equipment.")
+        require_owner(a, "assigned_to", req["id"],
+                      f"{a['asset_tag']} is not assigned to {req['full_name']}; link only their own equipment.")
         asset_id = a["id"]
     now = db.now().replace(microsecond=0)
     tid = db.insert("tickets", {
@@ -736,9 +728,8 @@ def reopen_ticket(db: Db, number: str, actor_email: str, reason: str) -> dict:
         agent = _group_agent(db, actor_email, t)
     else:
         e = _employee(db, actor_email, "requester or agent")
-        if e["id"] != t["requester_id"]:
-            raise ToolError(f"{e['full_name']} did not raise {t['number']}; only its requester or an agent of "
-                            f"{t['group_name']} can reopen it.")
+        require_owner(t, "requester_id", e["id"], f"{e['full_name']} did not raise {t['number']}; only its requester "
+                      f"or an agent of {t['group_name']} can reopen it.")
         emp_id = e["id"]
     if t["status"] != "resolved":
         raise ToolError(f"{t['number']} is {t['status']}; only resolved tickets can be reopened"
@@ -779,8 +770,8 @@ def add_ticket_comment(db: Db, number: str, actor_email: str, body: str,
         author = agent["full_name"]
     else:
         e = _employee(db, actor_email, "requester or agent")
-        if e["id"] != t["requester_id"]:
-            raise ToolError(f"{e['full_name']} is not the requester of {t['number']} and cannot comment on it.")
+        require_owner(t, "requester_id", e["id"],
+                      f"{e['full_name']} is not the requester of {t['number']} and cannot comment on it.")
         if visibility != "public":
             raise ToolError("Requesters can only post public comments.")
         cid = _add_comment(db, t, text, "public", employee_id=e["id"])
@@ -1168,8 +1159,8 @@ def reset_password(db: Db, employee_email: str, actor_email: str, ticket_number:
     tid = None
     if ticket_number:
         t = _ticket(db, ticket_number)
-        if t["requester_id"] != e["id"]:
-            raise ToolError(f"{t['number']} was raised by someone else; link {e['full_name']}'s own ticket.")
+        require_owner(t, "requester_id", e["id"], f"{t['number']} was raised by someone else; link {e['full_name']}'s "
+                      "own ticket.")
         _open(t)
         tid = t["id"]
     now = _now(db)

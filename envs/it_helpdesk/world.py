@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 DOMAIN = "norvale.com"
@@ -148,10 +148,9 @@ def _slug(name: str) -> str:
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, now = ctx.rng, ctx.clock
-    T: dict[str, list[Row]] = {t: [] for t in (
-        "departments", "employees", "support_groups", "agents", "skills", "agent_skills", "priorities",
-        "categories", "assets", "tickets", "ticket_comments", "escalations", "software", "licence_assignments",
-        "access_requests", "maintenance_windows", "change_requests", "kb_articles", "account_events")}
+    T = Tables(["departments", "employees", "support_groups", "agents", "skills", "agent_skills", "priorities",
+                "categories", "assets", "tickets", "ticket_comments", "escalations", "software", "licence_assignments",
+                "access_requests", "maintenance_windows", "change_requests", "kb_articles", "account_events"])
     emails: set[str] = set()
     names: set[str] = set()
 
@@ -167,8 +166,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return e
 
     # -- departments and employees ---------------------------------------------------------------
-    for i, (code, name, cc) in enumerate(DEPARTMENTS, 1):
-        T["departments"].append({"id": i, "code": code, "name": name, "cost_center": cc})
+    for code, name, cc in DEPARTMENTS:
+        T.add("departments", {"code": code, "name": name, "cost_center": cc})
     dept_id = {d[0]: i for i, d in enumerate(DEPARTMENTS, 1)}
     emp: list[Row] = T["employees"]
 
@@ -176,12 +175,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                      name: str | None = None) -> Row:
         name = name or person_name()
         hired = ctx.days_ago(60, 3000)
-        row = {"id": len(emp) + 1, "department_id": dept_id[dept], "manager_id": manager, "full_name": name,
-               "email": email_for(name), "job_title": title, "location": ctx.pick(LOCATIONS), "status": status,
-               "account_locked": 0, "password_changed_at": _iso(ctx.moment_ago(1, 89)),
-               "hired_on": hired.isoformat()}
-        emp.append(row)
-        return row
+        return T.add("employees", {"department_id": dept_id[dept], "manager_id": manager, "full_name": name,
+                                   "email": email_for(name), "job_title": title, "location": ctx.pick(LOCATIONS),
+                                   "status": status, "account_locked": 0,
+                                   "password_changed_at": _iso(ctx.moment_ago(1, 89)), "hired_on": hired.isoformat()})
 
     ceo = add_employee("OPS", None, "Chief Executive Officer")
     heads: dict[str, Row] = {}
@@ -206,12 +203,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     active_emp = [e for e in emp if e["status"] != "terminated"]
 
     # -- support groups, agents, skills ------------------------------------------------------------
-    for i, (code, name, desc, ha, hx) in enumerate(GROUPS, 1):
-        T["support_groups"].append({"id": i, "code": code, "name": name, "email": f"{code.lower()}-team@{DOMAIN}",
-                                    "description": desc, "handles_assets": ha, "handles_access": hx})
+    for code, name, desc, ha, hx in GROUPS:
+        T.add("support_groups", {"code": code, "name": name, "email": f"{code.lower()}-team@{DOMAIN}",
+                                 "description": desc, "handles_assets": ha, "handles_access": hx})
     gid = {g[0]: i for i, g in enumerate(GROUPS, 1)}
-    for i, s in enumerate(SKILLS, 1):
-        T["skills"].append({"id": i, "name": s})
+    for s in SKILLS:
+        T.add("skills", {"name": s})
     sid = {s: i for i, s in enumerate(SKILLS, 1)}
     agents: list[Row] = T["agents"]
     by_group: dict[int, list[Row]] = {}
@@ -220,26 +217,23 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         for k in range(size):
             role = "lead" if k == 0 else ("manager" if k == 1 and code in ("SD", "INFRA") else "agent")
             name = person_name()
-            a = {"id": len(agents) + 1, "group_id": gid[code], "full_name": name, "email": email_for(name),
-                 "role": role, "max_open_tickets": rng.randint(6, 10) if role == "agent" else rng.randint(4, 6),
-                 "is_active": 0 if (k >= 3 and ctx.chance(0.08)) else 1,
-                 "joined_on": ctx.days_ago(90, 2500).isoformat()}
-            agents.append(a)
+            a = T.add("agents", {"group_id": gid[code], "full_name": name, "email": email_for(name), "role": role,
+                                 "max_open_tickets": rng.randint(6, 10) if role == "agent" else rng.randint(4, 6),
+                                 "is_active": 0 if (k >= 3 and ctx.chance(0.08)) else 1,
+                                 "joined_on": ctx.days_ago(90, 2500).isoformat()})
             by_group.setdefault(gid[code], []).append(a)
             pool = GROUP_SKILLS[code] + ctx.sample([s for s in SKILLS if s not in GROUP_SKILLS[code]], 2)
             for s in ctx.sample(pool[:len(GROUP_SKILLS[code])], rng.randint(2, len(GROUP_SKILLS[code]))) + \
                     ([pool[-1]] if ctx.chance(0.3) else []):
-                T["agent_skills"].append({"id": len(T["agent_skills"]) + 1, "agent_id": a["id"],
-                                          "skill_id": sid[s], "level": rng.randint(1, 5)})
+                T.add("agent_skills", {"agent_id": a["id"], "skill_id": sid[s], "level": rng.randint(1, 5)})
     managers = [a for a in agents if a["role"] == "manager"]
 
-    for i, (code, name, resp, res) in enumerate(PRIORITIES, 1):
-        T["priorities"].append({"id": i, "code": code, "name": name, "response_minutes": resp,
-                                "resolution_hours": res})
+    for code, name, resp, res in PRIORITIES:
+        T.add("priorities", {"code": code, "name": name, "response_minutes": resp, "resolution_hours": res})
     pid = {p[0]: i for i, p in enumerate(PRIORITIES, 1)}
     prio = {i: p for i, p in enumerate(PRIORITIES, 1)}
-    for i, (name, g, p, _) in enumerate(CATEGORIES, 1):
-        T["categories"].append({"id": i, "name": name, "default_group_id": gid[g], "default_priority_id": pid[p]})
+    for name, g, p, _ in CATEGORIES:
+        T.add("categories", {"name": name, "default_group_id": gid[g], "default_priority_id": pid[p]})
 
     # -- assets ------------------------------------------------------------------------------------
     serials: set[str] = set()
@@ -251,18 +245,17 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         model = ctx.pick({"laptop": LAPTOPS, "phone": PHONES, "monitor": MONITORS, "tablet": TABLETS}[kind])
         bought = ctx.days_ago(30, 1400)
         years = 3 if kind in ("laptop", "tablet") else 2
-        row = {"id": len(T["assets"]) + 1, "asset_tag": f"{TAG_PREFIX[kind]}-{tag_no[kind]:05d}", "asset_type": kind,
-               "model": model,
-               "serial_number": ctx.unique(lambda: ctx.faker.bothify("??########").upper(), serials),
-               "status": status, "assigned_to": holder["id"] if holder else None,
-               "assigned_at": None, "purchase_date": bought.isoformat(),
-               "warranty_end": bought.replace(year=bought.year + years, day=min(bought.day, 28)).isoformat()}
+        row = T.add("assets", {
+            "asset_tag": f"{TAG_PREFIX[kind]}-{tag_no[kind]:05d}", "asset_type": kind, "model": model,
+            "serial_number": ctx.unique(lambda: ctx.faker.bothify("??########").upper(), serials),
+            "status": status, "assigned_to": holder["id"] if holder else None,
+            "assigned_at": None, "purchase_date": bought.isoformat(),
+            "warranty_end": bought.replace(year=bought.year + years, day=min(bought.day, 28)).isoformat()})
         if holder:
             lo = max(0, (ctx.today - bought).days)
             row["assigned_at"] = _iso(datetime.combine(ctx.days_ago(1, max(2, lo)), datetime.min.time())
                                       + timedelta(hours=rng.randint(9, 17)))
             held.setdefault(holder["id"], []).append(row)
-        T["assets"].append(row)
         return row
 
     for e in active_emp:
@@ -290,15 +283,15 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                    and ctx.chance(share)]
         lic_by_sw[i] = [e["id"] for e in holders]
         for e in holders:
-            T["licence_assignments"].append({
-                "id": len(T["licence_assignments"]) + 1, "software_id": i, "employee_id": e["id"],
+            T.add("licence_assignments", {
+                "software_id": i, "employee_id": e["id"],
                 "assigned_by": None if ctx.chance(0.3) else ctx.pick(
                     [a for a in agents if T["support_groups"][a["group_id"] - 1]["handles_access"]])["id"],
                 "assigned_at": _iso(max(datetime.fromisoformat(e["hired_on"] + "T09:00:00"), now - timedelta(days=700))
                                     + timedelta(hours=rng.randint(1, 48)))})
         spare = 0 if (i % 4 == 3) else rng.randint(1, 5) + (len(holders) // 10)
-        T["software"].append({"id": i, "name": name, "vendor": vendor, "seat_limit": max(1, len(holders) + spare),
-                              "cost_per_seat_cents": cost, "requires_approval": appr})
+        T.add("software", {"name": name, "vendor": vendor, "seat_limit": max(1, len(holders) + spare),
+                           "cost_per_seat_cents": cost, "requires_approval": appr})
     for row in T["licence_assignments"]:
         if row["assigned_at"] >= _iso(now):
             row["assigned_at"] = _iso(now - timedelta(days=1))
@@ -331,8 +324,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             fulfilled = now - timedelta(minutes=1)
         if status in ("pending", "approved"):
             open_req.add((e["id"], s["id"]))
-        T["access_requests"].append({
-            "id": len(T["access_requests"]) + 1,
+        T.add("access_requests", {
             "number": ctx.tools._access_request_number(len(T["access_requests"]) + 1),
             "requester_id": e["id"], "software_id": s["id"],
             "justification": ctx.pick(["Needed for the Q2 reporting work", "Joining the project team next week",
@@ -361,9 +353,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     def comment(ticket: Row, at: datetime, *, agent: Row | None = None, employee: int | None = None,
                 visibility: str = "public", body: str) -> None:
-        T["ticket_comments"].append({"id": len(T["ticket_comments"]) + 1, "ticket_id": ticket["id"],
-                                     "agent_id": agent["id"] if agent else None, "employee_id": employee,
-                                     "visibility": visibility, "body": body, "created_at": _iso(at)})
+        T.add("ticket_comments", {"ticket_id": ticket["id"], "agent_id": agent["id"] if agent else None,
+                                  "employee_id": employee, "visibility": visibility, "body": body,
+                                  "created_at": _iso(at)})
 
     forced = []  # planted: one brand-new ticket per group, so every group has work to hand out
     for code, *_ in GROUPS:
@@ -384,7 +376,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             group = ctx.pick([g for g in gid.values() if g != group])
         subject = ctx.pick(subs)
         subjects_seen[subject] = subjects_seen.get(subject, 0) + 1
-        tid = len(T["tickets"]) + 1
         _, _, resp_min, res_h = prio[p]
         if k < len(forced):
             status = "new"
@@ -409,27 +400,27 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             kinds = {"Mobile phone": "phone"}.get(cname, "laptop")
             mine = [a for a in held[requester["id"]] if a["asset_type"] == kinds]
             asset = mine[0]["id"] if mine else None
-        t = {"id": tid, "number": ctx.tools._ticket_number(tid), "requester_id": requester["id"],
-             "category_id": cat_i + 1, "priority_id": p, "group_id": group,
-             "assignee_id": assignee["id"] if assignee else None,
-             "asset_id": asset, "subject": subject,
-             "description": f"{subject}. Reported by {requester['full_name']} ({requester['location']}).",
-             "status": status, "created_at": _iso(created), "updated_at": _iso(created),
-             "first_response_at": None, "response_due_at": _iso(created + timedelta(minutes=resp_min)),
-             "resolution_due_at": _iso(created + timedelta(hours=res_h)), "resolved_at": None,
-             "closed_at": None, "resolution_note": None, "reopen_count": 0}
-        T["tickets"].append(t)
+        t = T.add("tickets", {
+            "number": ctx.tools._ticket_number(len(T["tickets"]) + 1), "requester_id": requester["id"],
+            "category_id": cat_i + 1, "priority_id": p, "group_id": group,
+            "assignee_id": assignee["id"] if assignee else None,
+            "asset_id": asset, "subject": subject,
+            "description": f"{subject}. Reported by {requester['full_name']} ({requester['location']}).",
+            "status": status, "created_at": _iso(created), "updated_at": _iso(created),
+            "first_response_at": None, "response_due_at": _iso(created + timedelta(minutes=resp_min)),
+            "resolution_due_at": _iso(created + timedelta(hours=res_h)), "resolved_at": None,
+            "closed_at": None, "resolution_note": None, "reopen_count": 0})
         last = created
         if escalated_from is not None:
             at = created + timedelta(minutes=rng.randint(10, 180))
             if at < now - timedelta(minutes=30):
-                T["escalations"].append({"id": len(T["escalations"]) + 1, "ticket_id": tid,
-                                         "from_group_id": escalated_from, "to_group_id": group,
-                                         "escalated_by": ctx.pick(by_group[escalated_from])["id"],
-                                         "reason": ctx.pick(["Needs specialist knowledge",
-                                                             "Root cause is outside our scope",
-                                                             "Requires server-side change"]),
-                                         "created_at": _iso(at)})
+                T.add("escalations", {"ticket_id": t["id"],
+                                      "from_group_id": escalated_from, "to_group_id": group,
+                                      "escalated_by": ctx.pick(by_group[escalated_from])["id"],
+                                      "reason": ctx.pick(["Needs specialist knowledge",
+                                                          "Root cause is outside our scope",
+                                                          "Requires server-side change"]),
+                                      "created_at": _iso(at)})
                 last = at
         if assignee and (status not in ("assigned",) or ctx.chance(0.4)):
             span = (now - last).total_seconds() / 60
@@ -488,17 +479,17 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     for e in active_emp:
         if ctx.chance(0.25):
             at = ctx.moment_ago(5, 80)
-            T["account_events"].append({"id": len(T["account_events"]) + 1, "employee_id": e["id"],
-                                        "event_type": "password_reset",
-                                        "performed_by": ctx.pick(access_agents)["id"], "ticket_id": None,
-                                        "note": "Reset at the user's request", "created_at": _iso(at)})
+            T.add("account_events", {"employee_id": e["id"],
+                                     "event_type": "password_reset",
+                                     "performed_by": ctx.pick(access_agents)["id"], "ticket_id": None,
+                                     "note": "Reset at the user's request", "created_at": _iso(at)})
             e["password_changed_at"] = max(e["password_changed_at"], _iso(at))
     for e in locked:
         at = ctx.moment_ago(0.05, 2)
         e["account_locked"] = 1
-        T["account_events"].append({"id": len(T["account_events"]) + 1, "employee_id": e["id"],
-                                    "event_type": "account_locked", "performed_by": None, "ticket_id": None,
-                                    "note": "Too many failed sign-in attempts", "created_at": _iso(at)})
+        T.add("account_events", {"employee_id": e["id"],
+                                 "event_type": "account_locked", "performed_by": None, "ticket_id": None,
+                                 "note": "Too many failed sign-in attempts", "created_at": _iso(at)})
 
     # -- maintenance windows and changes -----------------------------------------------------------
     n_win = ctx.n(8, 40)
@@ -508,9 +499,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         day = first + timedelta(days=7 * k)
         start = datetime.combine(day, datetime.min.time()) + timedelta(hours=22)
         hours = ctx.pick([2, 4, 6])
-        T["maintenance_windows"].append({"id": k + 1, "name": f"Weekend window {day.isoformat()}",
-                                         "starts_at": _iso(start), "ends_at": _iso(start + timedelta(hours=hours)),
-                                         "max_changes": rng.randint(2, 4)})
+        T.add("maintenance_windows", {"name": f"Weekend window {day.isoformat()}",
+                                      "starts_at": _iso(start), "ends_at": _iso(start + timedelta(hours=hours)),
+                                      "max_changes": rng.randint(2, 4)})
     win_used = {w["id"]: 0 for w in T["maintenance_windows"]}
     n_chg = ctx.n(16, 160)
     for k in range(n_chg):
@@ -544,8 +535,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         decided = created + timedelta(hours=rng.randint(2, 20)) if status not in ("submitted", "cancelled") else None
         if decided and decided >= now:
             decided = now - timedelta(minutes=10)
-        T["change_requests"].append({
-            "id": k + 1, "number": f"CHG-{3000 + k + 1}", "title": ctx.pick(CHANGE_TITLES[gcode]),
+        T.add("change_requests", {
+            "number": f"CHG-{3000 + k + 1}", "title": ctx.pick(CHANGE_TITLES[gcode]),
             "description": "Planned change raised by the " + GROUPS[gid[gcode] - 1][1] + " group.",
             "group_id": gid[gcode], "requested_by": req["id"], "risk": risk,
             "duration_minutes": duration, "status": status, "approved_by": approver["id"] if approver else None,
@@ -569,8 +560,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if status != "draft":
             pubs = [a for a in by_group[group] if a["role"] in ("lead", "manager") and a["id"] != author["id"]]
             pub = ctx.pick(pubs or [a for a in managers if a["id"] != author["id"]])
-        T["kb_articles"].append({
-            "id": k + 1, "number": f"KB-{1000 + k + 1}", "title": title,
+        T.add("kb_articles", {
+            "number": f"KB-{1000 + k + 1}", "title": title,
             "body": f"Step-by-step guide: {title.lower()}.", "category_id": ci + 1, "author_id": author["id"],
             "status": status, "published_by": pub["id"] if pub else None,
             "published_at": _iso(created + (now - created) * 0.1) if pub else None,

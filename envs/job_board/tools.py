@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, parse_day, parse_moment, tool
+from awm.tooling import Db, ToolError, filters, like_any, like_contains, parse_day, parse_moment, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import iso_seconds as _ts
 from awm.tooling import now_iso as _now
@@ -81,9 +81,9 @@ def _posting(db: Db, reference: str) -> dict[str, Any]:
 def _own_posting(db: Db, actor_email: str, reference: str) -> tuple[dict[str, Any], dict[str, Any]]:
     actor = _recruiter(db, actor_email, "acting recruiter")
     p = _posting(db, reference)
-    if p["company_id"] != actor["company_id"]:
-        raise ToolError(f"Posting {p['reference']} belongs to {p['company_name']}; {actor['full_name']} recruits for "
-                        f"{actor['company_name']} and may only manage that company's postings.")
+    require_owner(p, "company_id", actor["company_id"],
+                  f"Posting {p['reference']} belongs to {p['company_name']}; {actor['full_name']} recruits for "
+                  f"{actor['company_name']} and may only manage that company's postings.")
     return actor, p
 
 
@@ -94,10 +94,18 @@ def _own_application(db: Db, actor_email: str, application_id: int) -> tuple[dic
                "JOIN job_postings p ON p.id = a.posting_id JOIN candidates c ON c.id = a.candidate_id WHERE a.id = ?",
                (application_id,),
                missing=f"No application with id {application_id}. Use list_applications to find it.")
-    if a["company_id"] != actor["company_id"]:
-        raise ToolError(f"Application {application_id} is for another company's posting; {actor['full_name']} cannot "
-                        "manage it.")
+    require_owner(a, "company_id", actor["company_id"],
+                  f"Application {application_id} is for another company's posting; {actor['full_name']} cannot manage "
+                  "it.")
     return actor, a
+
+
+def _candidates_own(db: Db, candidate: dict[str, Any], sql: str, row_id: int, refusal: str) -> dict[str, Any]:
+    """The row ``sql`` finds by id when it is the candidate's own (its ``candidate_id``); ``refusal`` when there is
+    none or it is someone else's."""
+    row = db.one(sql, (row_id,), missing=refusal)
+    require_owner(row, "candidate_id", candidate["id"], refusal)
+    return row
 
 
 def _interview(db: Db, interview_id: int) -> dict[str, Any]:
@@ -181,11 +189,10 @@ def find_recruiters(db: Db, query: str | None = None, company: str | None = None
     """
     _limit(limit)
     cid = _company(db, company)["id"] if company else None
-    q = like_contains((query or "").strip())
+    who, params = like_any((query or "").strip(), "r.full_name", "r.email")
     return db.query("SELECT r.full_name, r.email, r.title, r.role, r.is_active, c.name AS company FROM recruiters r "
-                    "JOIN companies c ON c.id = r.company_id WHERE (r.full_name LIKE ? ESCAPE '\\' "
-                    "OR r.email LIKE ? ESCAPE '\\') AND (? IS NULL OR r.company_id = ?) ORDER BY r.full_name, r.id LIMIT ?",
-                    (q, q, cid, cid, limit))
+                    f"JOIN companies c ON c.id = r.company_id WHERE {who} AND (? IS NULL OR r.company_id = ?) "
+                    "ORDER BY r.full_name, r.id LIMIT ?", (*params, cid, cid, limit))
 
 
 @tool
@@ -285,11 +292,11 @@ def find_candidates(db: Db, query: str | None = None, skill: str | None = None, 
     _limit(limit)
     if not query and not skill:
         raise ToolError("Give a query or a skill.")
-    q = like_contains((query or "").strip())
+    who, params = like_any((query or "").strip(), "c.full_name", "c.email")
     return db.query("SELECT c.full_name, c.email, c.city, c.headline, c.years_experience FROM candidates c "
-                    "WHERE (c.full_name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') AND (? IS NULL OR EXISTS "
+                    f"WHERE {who} AND (? IS NULL OR EXISTS "
                     "(SELECT 1 FROM candidate_skills cs JOIN skills s ON s.id = cs.skill_id WHERE cs.candidate_id = c.id AND "
-                    "lower(s.name) = lower(?))) ORDER BY c.full_name, c.id LIMIT ?", (q, q, skill, skill, limit))
+                    "lower(s.name) = lower(?))) ORDER BY c.full_name, c.id LIMIT ?", (*params, skill, skill, limit))
 
 
 @tool
@@ -405,11 +412,8 @@ def list_interviews(db: Db, posting_reference: str | None = None, interviewer_em
         raise ToolError("Give a posting_reference, an interviewer_email or a candidate_email.")
     pid = _posting(db, posting_reference)["id"] if posting_reference else None
     cid = _candidate(db, candidate_email)["id"] if candidate_email else None
-    rid = None
-    if interviewer_email:
-        rid = db.value("SELECT id FROM recruiters WHERE lower(email) = lower(?)", (interviewer_email.strip(),))
-        if rid is None:
-            raise ToolError(f"No recruiter with e-mail {interviewer_email!r}.")
+    rid = db.one("SELECT id FROM recruiters WHERE lower(email) = lower(?)", (interviewer_email.strip(),),
+                 missing=f"No recruiter with e-mail {interviewer_email!r}.")["id"] if interviewer_email else None
     d1 = _day(date_from, "date_from").isoformat() if date_from else None
     d2 = _day(date_to, "date_to").isoformat() if date_to else None
     where, params = filters(("a.posting_id = ?", pid), ("a.candidate_id = ?", cid), ("i.interviewer_id = ?", rid),
@@ -615,8 +619,8 @@ def add_posting_skill(db: Db, actor_email: str, reference: str, skill: str, requ
         raise ToolError(f"Posting {p['reference']} is closed.")
     s = db.one("SELECT * FROM skills WHERE lower(name) = lower(?)", (skill.strip(),),
                missing=f"Unknown skill {skill!r}; use list_skills to see the names the board uses.")
-    if db.value("SELECT 1 FROM posting_skills WHERE posting_id = ? AND skill_id = ?", (p["id"], s["id"])):
-        raise ToolError(f"{p['reference']} already lists {s['name']}.")
+    db.none("SELECT 1 FROM posting_skills WHERE posting_id = ? AND skill_id = ?", (p["id"], s["id"]),
+            found=f"{p['reference']} already lists {s['name']}.")
     db.insert("posting_skills", {"posting_id": p["id"], "skill_id": s["id"], "required": int(required)})
     return {"reference": p["reference"], "skill": s["name"], "required": required}
 
@@ -742,9 +746,8 @@ def withdraw_application(db: Db, candidate_email: str, application_id: int) -> d
         application_id: the application's id.
     """
     c = _candidate(db, candidate_email)
-    a = db.one("SELECT * FROM applications WHERE id = ?", (application_id,))
-    if a is None or a["candidate_id"] != c["id"]:
-        raise ToolError(f"{c['full_name']} has no application with id {application_id}; get_candidate lists theirs.")
+    a = _candidates_own(db, c, "SELECT * FROM applications WHERE id = ?", application_id,
+                        f"{c['full_name']} has no application with id {application_id}; get_candidate lists theirs.")
     if a["status"] not in LIVE_APP:
         raise ToolError(f"Application {application_id} is {a['status']} and can no longer be withdrawn.")
     now = _now(db)
@@ -870,8 +873,8 @@ def record_interview_feedback(db: Db, actor_email: str, interview_id: int, ratin
     """
     actor = _recruiter(db, actor_email, "interviewer")
     i = _interview(db, interview_id)
-    if i["interviewer_id"] != actor["id"]:
-        raise ToolError(f"Only the interviewer of interview {interview_id} can record its feedback.")
+    require_owner(i, "interviewer_id", actor["id"],
+                  f"Only the interviewer of interview {interview_id} can record its feedback.")
     if i["status"] != "scheduled":
         raise ToolError(f"Interview {interview_id} is {i['status']}.")
     if i["starts_at"] > _now(db):
@@ -949,10 +952,9 @@ def respond_to_offer(db: Db, candidate_email: str, offer_id: int, decision: Lite
         decision: "accept" or "decline".
     """
     c = _candidate(db, candidate_email)
-    o = db.one("SELECT o.*, a.candidate_id, a.posting_id FROM offers o JOIN applications a ON a.id = o.application_id "
-               "WHERE o.id = ?", (offer_id,))
-    if o is None or o["candidate_id"] != c["id"]:
-        raise ToolError(f"{c['full_name']} has no offer with id {offer_id}; list_offers with their e-mail shows them.")
+    o = _candidates_own(db, c, "SELECT o.*, a.candidate_id, a.posting_id FROM offers o JOIN applications a "
+                        "ON a.id = o.application_id WHERE o.id = ?", offer_id,
+                        f"{c['full_name']} has no offer with id {offer_id}; list_offers with their e-mail shows them.")
     if o["status"] != "extended":
         raise ToolError(f"Offer {offer_id} is {o['status']}; only an extended offer can be answered.")
     if o["expires_on"] < db.today().isoformat():
@@ -996,8 +998,8 @@ def save_job(db: Db, candidate_email: str, reference: str) -> dict:
     p = _posting(db, reference)
     if p["status"] not in ("open", "paused"):
         raise ToolError(f"Posting {p['reference']} is {p['status']}; only open or paused postings can be saved.")
-    if db.value("SELECT 1 FROM saved_jobs WHERE candidate_id = ? AND posting_id = ?", (c["id"], p["id"])):
-        raise ToolError(f"{p['reference']} is already saved.")
+    db.none("SELECT 1 FROM saved_jobs WHERE candidate_id = ? AND posting_id = ?", (c["id"], p["id"]),
+            found=f"{p['reference']} is already saved.")
     db.insert("saved_jobs", {"candidate_id": c["id"], "posting_id": p["id"], "created_at": _now(db)})
     return {"reference": p["reference"], "saved": True}
 
@@ -1024,9 +1026,9 @@ def create_job_alert(db: Db, candidate_email: str, keywords: str, frequency: Lit
         raise ToolError("min_salary must be positive.")
     if db.value("SELECT COUNT(*) FROM job_alerts WHERE candidate_id = ? AND is_active = 1", (c["id"],)) >= MAX_ALERTS:
         raise ToolError(f"{c['full_name']} already has {MAX_ALERTS} active alerts; deactivate one first.")
-    if db.value("SELECT 1 FROM job_alerts WHERE candidate_id = ? AND is_active = 1 AND lower(keywords) = lower(?) "
-                "AND lower(COALESCE(location, '')) = lower(?)", (c["id"], kw, (location or "").strip())):
-        raise ToolError("An active alert with the same keywords and location already exists.")
+    db.none("SELECT 1 FROM job_alerts WHERE candidate_id = ? AND is_active = 1 AND lower(keywords) = lower(?) "
+            "AND lower(COALESCE(location, '')) = lower(?)", (c["id"], kw, (location or "").strip()),
+            found="An active alert with the same keywords and location already exists.")
     aid = db.insert("job_alerts", {"candidate_id": c["id"], "keywords": kw,
                                    "location": location.strip() if location else None, "remote_only": int(remote_only),
                                    "min_salary": min_salary, "frequency": frequency, "is_active": 1,
@@ -1043,9 +1045,8 @@ def deactivate_job_alert(db: Db, candidate_email: str, alert_id: int) -> dict:
         alert_id: the alert's id (see list_job_alerts).
     """
     c = _candidate(db, candidate_email)
-    a = db.one("SELECT * FROM job_alerts WHERE id = ?", (alert_id,))
-    if a is None or a["candidate_id"] != c["id"]:
-        raise ToolError(f"{c['full_name']} has no alert with id {alert_id}.")
+    a = _candidates_own(db, c, "SELECT * FROM job_alerts WHERE id = ?", alert_id,
+                        f"{c['full_name']} has no alert with id {alert_id}.")
     if not a["is_active"]:
         raise ToolError(f"Alert {alert_id} is already inactive.")
     db.execute("UPDATE job_alerts SET is_active = 0 WHERE id = ?", (alert_id,))
@@ -1070,8 +1071,8 @@ def upload_resume(db: Db, candidate_email: str, filename: str, title: str, make_
         raise ToolError("filename must be a plain file name ending in .pdf or .docx")
     if not title.strip():
         raise ToolError("title must not be empty.")
-    if db.value("SELECT 1 FROM resumes WHERE candidate_id = ? AND lower(filename) = lower(?)", (c["id"], name)):
-        raise ToolError(f"{c['full_name']} already has a resume named {name!r}.")
+    db.none("SELECT 1 FROM resumes WHERE candidate_id = ? AND lower(filename) = lower(?)", (c["id"], name),
+            found=f"{c['full_name']} already has a resume named {name!r}.")
     n = db.value("SELECT COUNT(*) FROM resumes WHERE candidate_id = ?", (c["id"],))
     if n >= MAX_RESUMES:
         raise ToolError(f"{c['full_name']} already has {MAX_RESUMES} resumes.")

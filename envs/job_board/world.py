@@ -38,7 +38,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -108,27 +108,17 @@ class World:
         self.ctx = ctx
         self.rng = ctx.rng
         self.now = ctx.clock.replace(microsecond=0)
-        self.t: dict[str, list[Row]] = {k: [] for k in [
+        self.t = Tables([
             "companies", "recruiters", "skills", "job_postings", "posting_skills", "screening_questions",
             "candidates", "candidate_skills", "resumes", "applications", "screening_answers", "application_events",
-            "interviews", "offers", "saved_jobs", "job_alerts"]}
+            "interviews", "offers", "saved_jobs", "job_alerts"])
         self.emails: set[str] = set()
         self.busy_r: dict[int, list[tuple[datetime, datetime]]] = {}
         self.busy_c: dict[int, list[tuple[datetime, datetime]]] = {}
         self.skill_id = {}
 
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
-
     def before(self, lo: float, hi: float) -> datetime:
         return self.ctx.moment_ago(lo, hi)
-
-    def between(self, a: datetime, b: datetime) -> datetime:
-        if b <= a:
-            return a
-        return a + timedelta(seconds=self.rng.randint(0, int((b - a).total_seconds())))
 
     def email(self, first: str, last: str, domain: str) -> str:
         base = _local(first, last)
@@ -164,11 +154,11 @@ class World:
     def base(self) -> None:
         ctx = self.ctx
         for s in SKILLS:
-            self.skill_id[s] = self.add("skills", {"name": s})["id"]
+            self.skill_id[s] = self.t.add("skills", {"name": s})["id"]
         for name, slug, industry, city in COMPANIES[:ctx.n(5, 12)]:
-            c = self.add("companies", {"name": name, "slug": slug, "industry": industry, "hq_city": city,
-                                       "size_band": ctx.pick(["51-200", "201-1000", "1000+", "1-50"]),
-                                       "verified": int(ctx.chance(0.8)), "created_at": _ts(self.before(400, 1500))})
+            c = self.t.add("companies", {"name": name, "slug": slug, "industry": industry, "hq_city": city,
+                                         "size_band": ctx.pick(["51-200", "201-1000", "1000+", "1-50"]),
+                                         "verified": int(ctx.chance(0.8)), "created_at": _ts(self.before(400, 1500))})
             domain = slug.replace("-", "") + ".com"
             surnames: list[str] = []
             n = ctx.n(3, 8)
@@ -177,24 +167,24 @@ class World:
                 if ctx.distractors and surnames and i == n - 1:
                     last = surnames[0]
                 surnames.append(last)
-                self.add("recruiters", {"company_id": c["id"], "full_name": f"{first} {last}",
-                                        "email": self.email(first, last, domain),
-                                        "title": "Head of Talent" if i == 0 else ctx.pick(RECRUITER_TITLES[:4]),
-                                        "role": "admin" if i == 0 else "recruiter",
-                                        "is_active": 0 if (i == n - 1 and n > 3 and ctx.chance(0.5)) else 1,
-                                        "created_at": _ts(self.before(100, 600))})
+                self.t.add("recruiters", {"company_id": c["id"], "full_name": f"{first} {last}",
+                                          "email": self.email(first, last, domain),
+                                          "title": "Head of Talent" if i == 0 else ctx.pick(RECRUITER_TITLES[:4]),
+                                          "role": "admin" if i == 0 else "recruiter",
+                                          "is_active": 0 if (i == n - 1 and n > 3 and ctx.chance(0.5)) else 1,
+                                          "created_at": _ts(self.before(100, 600))})
 
     def event(self, a: Row, old: str | None, new: str, actor_type: str, recruiter_id: int | None, note: str,
               at: datetime) -> None:
         """One step of an application's status history, as the tools record it."""
-        self.add("application_events", {"application_id": a["id"], "from_status": old, "to_status": new,
-                                         "actor_type": actor_type, "recruiter_id": recruiter_id, "note": note,
-                                         "created_at": _ts(at)})
+        self.t.add("application_events", {"application_id": a["id"], "from_status": old, "to_status": new,
+                                           "actor_type": actor_type, "recruiter_id": recruiter_id, "note": note,
+                                           "created_at": _ts(at)})
 
     def scheduled_interview(self, a: Row, r: Row, sl: tuple[datetime, datetime], kind: str, created: datetime) -> None:
-        self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": kind,
-                                "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "scheduled",
-                                "rating": None, "feedback": "", "created_at": _ts(created)})
+        self.t.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": kind,
+                                  "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "scheduled",
+                                  "rating": None, "feedback": "", "created_at": _ts(created)})
 
     def active_recruiters(self, company_id: int) -> list[Row]:
         return [r for r in self.t["recruiters"] if r["company_id"] == company_id and r["is_active"]]
@@ -214,11 +204,12 @@ class World:
                 if k == 0:
                     status = "open"
                 created = self.before(20, 90)
-                posted = None if status == "draft" else self.between(created, created + timedelta(days=3))
-                closed = self.between(posted + timedelta(days=10), self.now - timedelta(days=1)) if status == "closed" else None
+                posted = None if status == "draft" else self.ctx.between(created, created + timedelta(days=3))
+                closed = (self.ctx.between(posted + timedelta(days=10), self.now - timedelta(days=1))
+                          if status == "closed" else None)
                 closes = (closed.date() if closed else self.now.date() + timedelta(days=self.rng.randint(6, 60)))
                 remote = ctx.weighted({"onsite": 0.3, "hybrid": 0.4, "remote": 0.3})
-                p = self.add("job_postings", {
+                p = self.t.add("job_postings", {
                     "reference": "", "company_id": c["id"], "recruiter_id": ctx.pick(recs)["id"],
                     "title": prefix + title, "department": dept,
                     "location": c["hq_city"] if ctx.chance(0.7) else ctx.pick(CITIES), "remote_policy": remote,
@@ -237,31 +228,31 @@ class World:
                 skills = ctx.sample(pool, self.rng.randint(2, min(5, len(pool))))
                 nreq = 0 if (status == "draft" and ctx.chance(0.5)) else self.rng.randint(1, min(3, len(skills)))
                 for i, s in enumerate(skills):
-                    self.add("posting_skills", {"posting_id": p["id"], "skill_id": self.skill_id[s],
-                                                "required": int(i < nreq)})
+                    self.t.add("posting_skills", {"posting_id": p["id"], "skill_id": self.skill_id[s],
+                                                  "required": int(i < nreq)})
                 qmode = ctx.weighted({"none": 0.35, "auth": 0.2, "two": 0.3, "three": 0.15})
                 if k == 1:
                     qmode = "two"
                 if qmode != "none":
-                    self.add("screening_questions", {"posting_id": p["id"], "position": 1, "question": Q_AUTH,
-                                                     "answer_type": "yes_no", "required": 1, "knockout_answer": "no"})
+                    self.t.add("screening_questions", {"posting_id": p["id"], "position": 1, "question": Q_AUTH,
+                                                       "answer_type": "yes_no", "required": 1, "knockout_answer": "no"})
                 if qmode in ("two", "three"):
-                    self.add("screening_questions", {"posting_id": p["id"], "position": 2, "question": Q_YEARS,
-                                                     "answer_type": "number", "required": 1, "knockout_answer": None})
+                    self.t.add("screening_questions", {"posting_id": p["id"], "position": 2, "question": Q_YEARS,
+                                                       "answer_type": "number", "required": 1, "knockout_answer": None})
                 if qmode == "three":
-                    self.add("screening_questions", {"posting_id": p["id"], "position": 3, "question": Q_MORE,
-                                                     "answer_type": "text", "required": 0, "knockout_answer": None})
+                    self.t.add("screening_questions", {"posting_id": p["id"], "position": 3, "question": Q_MORE,
+                                                       "answer_type": "text", "required": 0, "knockout_answer": None})
         if ctx.distractors:  # the same title at another company
             comps = self.t["companies"]
             for p in list(self.t["job_postings"])[:: 5]:
                 other = comps[p["company_id"] % len(comps)]
-                q = self.add("job_postings", {**{k: v for k, v in p.items() if not k.startswith("_") and k != "id"},
-                                              "company_id": other["id"],
-                                              "recruiter_id": self.active_recruiters(other["id"])[0]["id"]})
+                q = self.t.add("job_postings", {**{k: v for k, v in p.items() if not k.startswith("_") and k != "id"},
+                                                "company_id": other["id"],
+                                                "recruiter_id": self.active_recruiters(other["id"])[0]["id"]})
                 q["reference"] = self.ctx.tools._reference(q["id"])
                 q["_pool"], q["_posted"], q["_closed"] = p["_pool"], p["_posted"], p["_closed"]
-                self.add("posting_skills", {"posting_id": q["id"], "skill_id": self.skill_id[p["_pool"][0]],
-                                            "required": 1})
+                self.t.add("posting_skills", {"posting_id": q["id"], "skill_id": self.skill_id[p["_pool"][0]],
+                                              "required": 1})
 
     # -- candidates ---------------------------------------------------------------------------------
     def candidates(self) -> None:
@@ -270,29 +261,32 @@ class World:
             first, last = ctx.faker.first_name(), ctx.faker.last_name()
             dept, title, pool = ctx.pick(ROLES)
             yrs = self.rng.randint(0, 18)
-            c = self.add("candidates", {"full_name": f"{first} {last}",
-                                        "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
-                                        "phone": ctx.faker.numerify("(###) ###-####"), "city": ctx.pick(CITIES),
-                                        "headline": f"{title} with {yrs} years of experience", "years_experience": yrs,
-                                        "open_to_remote": int(ctx.chance(0.8)), "created_at": _ts(self.before(60, 500))})
+            c = self.t.add("candidates", {"full_name": f"{first} {last}",
+                                          "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
+                                          "phone": ctx.faker.numerify("(###) ###-####"), "city": ctx.pick(CITIES),
+                                          "headline": f"{title} with {yrs} years of experience",
+                                          "years_experience": yrs, "open_to_remote": int(ctx.chance(0.8)),
+                                          "created_at": _ts(self.before(60, 500))})
             extra = ctx.sample([s for s in SKILLS if s not in pool], 2)
             for s in ctx.sample(pool, self.rng.randint(2, min(4, len(pool)))) + extra:
-                self.add("candidate_skills", {"candidate_id": c["id"], "skill_id": self.skill_id[s],
-                                              "level": self.rng.randint(1, 5)})
+                self.t.add("candidate_skills", {"candidate_id": c["id"], "skill_id": self.skill_id[s],
+                                                "level": self.rng.randint(1, 5)})
             slug = _local(first, last).replace(".", "-")
-            self.add("resumes", {"candidate_id": c["id"], "filename": f"{slug}-cv.pdf", "title": f"{title} CV",
-                                 "is_primary": 1, "uploaded_at": _ts(self.before(30, 200))})
+            self.t.add("resumes", {"candidate_id": c["id"], "filename": f"{slug}-cv.pdf", "title": f"{title} CV",
+                                   "is_primary": 1, "uploaded_at": _ts(self.before(30, 200))})
             if ctx.chance(0.3):
-                self.add("resumes", {"candidate_id": c["id"], "filename": f"{slug}-cv-short.pdf",
-                                     "title": "One-page resume", "is_primary": 0, "uploaded_at": _ts(self.before(20, 200))})
+                self.t.add("resumes", {"candidate_id": c["id"], "filename": f"{slug}-cv-short.pdf",
+                                       "title": "One-page resume", "is_primary": 0,
+                                       "uploaded_at": _ts(self.before(20, 200))})
         if ctx.distractors:
             for c in list(self.t["candidates"])[:: 8]:
                 first, last = c["full_name"].split(" ", 1)
-                d = self.add("candidates", {**{k: v for k, v in c.items() if k != "id"},
-                                            "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
-                                            "city": ctx.pick(CITIES)})
-                self.add("resumes", {"candidate_id": d["id"], "filename": f"{_local(first, last).replace('.', '-')}-resume.pdf",
-                                     "title": "Resume", "is_primary": 1, "uploaded_at": _ts(self.before(20, 200))})
+                d = self.t.add("candidates", {**{k: v for k, v in c.items() if k != "id"},
+                                              "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
+                                              "city": ctx.pick(CITIES)})
+                self.t.add("resumes", {"candidate_id": d["id"],
+                                       "filename": f"{_local(first, last).replace('.', '-')}-resume.pdf",
+                                       "title": "Resume", "is_primary": 1, "uploaded_at": _ts(self.before(20, 200))})
 
     def primary_resume(self, cid: int) -> int:
         return next(r["id"] for r in self.t["resumes"] if r["candidate_id"] == cid and r["is_primary"])
@@ -324,13 +318,14 @@ class World:
 
     def application(self, p: Row, c: Row, target: str, end: datetime, qs: list[Row]) -> Row:
         ctx = self.ctx
-        applied = self.between(p["_posted"] + timedelta(hours=2), end - timedelta(days=4))
+        applied = self.ctx.between(p["_posted"] + timedelta(hours=2), end - timedelta(days=4))
         knockout = target == "rejected" and qs and ctx.chance(0.3)
-        a = self.add("applications", {"posting_id": p["id"], "candidate_id": c["id"],
-                                      "resume_id": self.primary_resume(c["id"]), "status": target,
-                                      "cover_note": ctx.pick(["", "", "I would love to join the team.",
-                                                              "Happy to relocate."]),
-                                      "rejection_reason": None, "applied_at": _ts(applied), "updated_at": _ts(applied)})
+        a = self.t.add("applications", {"posting_id": p["id"], "candidate_id": c["id"],
+                                        "resume_id": self.primary_resume(c["id"]), "status": target,
+                                        "cover_note": ctx.pick(["", "", "I would love to join the team.",
+                                                                "Happy to relocate."]),
+                                        "rejection_reason": None,
+                                        "applied_at": _ts(applied), "updated_at": _ts(applied)})
         for q in qs:
             if q["answer_type"] == "yes_no":
                 ans = "no" if knockout else "yes"
@@ -340,7 +335,7 @@ class World:
                 if ctx.chance(0.5):
                     continue
                 ans = "Available to start within a month."
-            self.add("screening_answers", {"application_id": a["id"], "question_id": q["id"], "answer": ans})
+            self.t.add("screening_answers", {"application_id": a["id"], "question_id": q["id"], "answer": ans})
         recs = self.active_recruiters(p["company_id"])
         t = applied
         self.event(a, None, "applied", "candidate", None, "", t)
@@ -386,10 +381,10 @@ class World:
 
     def offer(self, a: Row, p: Row, status: str, made: datetime, exp: date, responded: datetime | None) -> None:
         sal = self.rng.randint(p["salary_min"] // 1000, p["salary_max"] // 1000) * 1000
-        self.add("offers", {"application_id": a["id"], "salary": sal,
-                            "start_date": (exp + timedelta(days=self.rng.randint(14, 45))).isoformat(),
-                            "expires_on": exp.isoformat(), "status": status, "created_by": p["recruiter_id"],
-                            "created_at": _ts(made), "responded_at": _ts(responded) if responded else None})
+        self.t.add("offers", {"application_id": a["id"], "salary": sal,
+                              "start_date": (exp + timedelta(days=self.rng.randint(14, 45))).isoformat(),
+                              "expires_on": exp.isoformat(), "status": status, "created_by": p["recruiter_id"],
+                              "created_at": _ts(made), "responded_at": _ts(responded) if responded else None})
 
     def completed_interview(self, a: Row, c: Row, recs: list[Row], lo: datetime, hi: datetime) -> None:
         r = self.ctx.pick(recs)
@@ -400,10 +395,10 @@ class World:
         sl = self.slot(r["id"], c["id"], lo_d, hi_d, self.ctx.pick([30, 45, 60]))
         if sl is None:
             return
-        self.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": self.ctx.pick(
+        self.t.add("interviews", {"application_id": a["id"], "interviewer_id": r["id"], "kind": self.ctx.pick(
             ["phone", "video", "onsite"]), "starts_at": _ts(sl[0]), "ends_at": _ts(sl[1]), "status": "completed",
-            "rating": self.rng.randint(2, 5), "feedback": self.ctx.pick(FEEDBACK),
-            "created_at": _ts(sl[0] - timedelta(days=2))})
+              "rating": self.rng.randint(2, 5), "feedback": self.ctx.pick(FEEDBACK),
+              "created_at": _ts(sl[0] - timedelta(days=2))})
 
     def upcoming_interviews(self) -> None:
         """Interviews for applications at the interview stage: scheduled ahead, or held without feedback."""
@@ -457,8 +452,8 @@ class World:
         live = [p for p in self.t["job_postings"] if p["status"] in ("open", "paused")]
         for c in self.t["candidates"]:
             for p in ctx.sample(live, self.rng.randint(0, 3)):
-                self.add("saved_jobs", {"candidate_id": c["id"], "posting_id": p["id"],
-                                        "created_at": _ts(self.between(p["_posted"], self.now))})
+                self.t.add("saved_jobs", {"candidate_id": c["id"], "posting_id": p["id"],
+                                          "created_at": _ts(self.ctx.between(p["_posted"], self.now))})
             if ctx.chance(0.4):
                 kws: set[str] = set()
                 for _ in range(self.rng.randint(1, 2)):
@@ -466,11 +461,13 @@ class World:
                     if kw in kws:
                         continue
                     kws.add(kw)
-                    self.add("job_alerts", {"candidate_id": c["id"], "keywords": kw,
-                                            "location": ctx.pick([None, c["city"]]), "remote_only": int(ctx.chance(0.3)),
-                                            "min_salary": ctx.pick([None, 80000, 100000, 120000]),
-                                            "frequency": ctx.pick(["daily", "weekly"]), "is_active": int(ctx.chance(0.85)),
-                                            "created_at": _ts(self.before(3, 90))})
+                    self.t.add("job_alerts", {"candidate_id": c["id"], "keywords": kw,
+                                              "location": ctx.pick([None, c["city"]]),
+                                              "remote_only": int(ctx.chance(0.3)),
+                                              "min_salary": ctx.pick([None, 80000, 100000, 120000]),
+                                              "frequency": ctx.pick(["daily", "weekly"]),
+                                              "is_active": int(ctx.chance(0.85)),
+                                              "created_at": _ts(self.before(3, 90))})
 
     # -- guarantees (run last; they change nothing in a world that already has the situation) ---------
     def _name_counts(self) -> tuple[Counter, Counter]:
@@ -599,9 +596,9 @@ class World:
         smin = self.rng.randint(lo_k, hi_k) * 1000
         smax = (int(smin * 1.3) // 1000) * 1000
         created = self.before(10, 30)
-        posted = self.between(created, created + timedelta(days=3))
+        posted = self.ctx.between(created, created + timedelta(days=3))
         rec = self.ctx.pick(self.active_recruiters(c["id"]))
-        p = self.add("job_postings", {
+        p = self.t.add("job_postings", {
             "reference": "", "company_id": c["id"], "recruiter_id": rec["id"],
             "title": prefix + title, "department": dept, "location": c["hq_city"], "remote_policy": "hybrid",
             "employment_type": "full_time", "seniority": level, "salary_min": smin, "salary_max": smax,
@@ -613,7 +610,7 @@ class World:
         p["reference"] = self.ctx.tools._reference(p["id"])
         p["_pool"], p["_posted"], p["_closed"] = pool, posted, None
         for i, s in enumerate(pool[:2]):
-            self.add("posting_skills", {"posting_id": p["id"], "skill_id": self.skill_id[s], "required": int(i == 0)})
+            self.t.add("posting_skills", {"posting_id": p["id"], "skill_id": self.skill_id[s], "required": int(i == 0)})
         return p
 
     def _skill_pairs(self) -> tuple[list[tuple[Row, int, list[Row]]], dict[tuple[int, int], Row]]:
@@ -660,8 +657,8 @@ class World:
                 if unique(a):
                     cs = levels.get((a["candidate_id"], sid))
                     if cs is None:
-                        self.add("candidate_skills", {"candidate_id": a["candidate_id"], "skill_id": sid,
-                                                      "level": self.rng.randint(3, 5)})
+                        self.t.add("candidate_skills", {"candidate_id": a["candidate_id"], "skill_id": sid,
+                                                        "level": self.rng.randint(3, 5)})
                     else:
                         cs["level"] = self.rng.randint(3, 5)
                     return

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, parse_day, require_role, tool
+from awm.tooling import Db, ToolError, filters, like_any, parse_day, require_owner, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import dollars as _money
 from awm.tooling import now_iso as _now
@@ -67,9 +67,11 @@ def _app(db: Db, app_number: str) -> dict[str, Any]:
                   missing=f"No application {app_number!r}. Numbers look like 'A26-10042'; use search_applications.")
 
 
-def _own(app: dict[str, Any], applicant: dict[str, Any]) -> None:
-    if app["applicant_id"] != applicant["id"]:
-        raise ToolError(f"Application {app['app_number']} belongs to another applicant; you can only act on your own.")
+def _own(db: Db, app: dict[str, Any], applicant_email: str) -> dict[str, Any]:
+    """``app``, once the applicant acting (``applicant_email``) is found to be its applicant."""
+    require_owner(app, "applicant_id", _applicant(db, applicant_email)["id"],
+                  f"Application {app['app_number']} belongs to another applicant; you can only act on your own.")
+    return app
 
 
 def _paid(db: Db, app_id: int) -> tuple[int, int]:
@@ -87,6 +89,22 @@ def _missing_docs(db: Db, app: dict[str, Any]) -> list[dict[str, Any]]:
 def _next_ref(db: Db, prefix: str) -> str:
     n = db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM payments")
     return f"{prefix}-{n:06d}"
+
+
+def _next_app_number(db: Db) -> str:
+    n = db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM applications")
+    return f"A{db.today().year % 100:02d}-{10000 + n}"
+
+
+def _deciding(db: Db, app_number: str, reviewer_email: str, verb: str, done: str) -> dict[str, Any]:
+    """The application under review that ``reviewer_email`` (its reviewer or a supervisor) is about to ``verb``."""
+    a = _app(db, app_number)
+    s = _staff(db, reviewer_email, ("reviewer", "supervisor"), f"{verb} applications")
+    if a["status"] != "under_review":
+        raise ToolError(f"Application {a['app_number']} is {a['status']}; only applications under review can be {done}.")
+    if s["role"] != "supervisor" and a["reviewer_id"] != s["id"]:
+        raise ToolError("Only the application's reviewer or a supervisor can decide it.")
+    return a
 
 
 def _blockers(db: Db, app: dict[str, Any]) -> list[str]:
@@ -137,12 +155,12 @@ def find_applicants(db: Db, query: str, kind: Literal["resident", "business"] | 
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(a.name)", "lower(a.email)", "lower(coalesce(a.business_license_no, ''))",
+                           lower=True)
     return db.query("SELECT a.name, a.email, a.kind, a.phone, a.business_license_no, p.address AS home_address FROM applicants a "
-                    "LEFT JOIN parcels p ON p.id = a.home_parcel_id WHERE (lower(a.name) LIKE ? ESCAPE '\\' "
-                    "OR lower(a.email) LIKE ? ESCAPE '\\' OR lower(coalesce(a.business_license_no, '')) LIKE ? ESCAPE '\\') "
+                    f"LEFT JOIN parcels p ON p.id = a.home_parcel_id WHERE {who} "
                     "AND (? IS NULL OR a.kind = ?) ORDER BY a.name, a.id LIMIT ?",
-                    (q, q, q, kind, kind, limit))
+                    (*params, kind, kind, limit))
 
 
 @tool
@@ -154,10 +172,10 @@ def lookup_parcel(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    where, params = like_any(query.strip(), "lower(p.parcel_number)", "lower(p.address)", lower=True)
     return db.query("SELECT p.parcel_number, p.address, d.code AS district, z.code AS zone, z.name AS zone_name FROM parcels p "
-                    "JOIN districts d ON d.id = p.district_id JOIN zones z ON z.id = p.zone_id WHERE lower(p.parcel_number) LIKE ? ESCAPE '\\' "
-                    "OR lower(p.address) LIKE ? ESCAPE '\\' ORDER BY p.address LIMIT ?", (q, q, limit))
+                    f"JOIN districts d ON d.id = p.district_id JOIN zones z ON z.id = p.zone_id WHERE {where} "
+                    "ORDER BY p.address LIMIT ?", (*params, limit))
 
 
 @tool
@@ -412,8 +430,7 @@ def create_application(db: Db, applicant_email: str, permit_type: str, parcel_nu
         if start_date or end_date:
             raise ToolError(f"A {t['name'].lower()} takes no dates.")
         dates = (None, None)
-    n = db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM applications")
-    number = f"A{db.today().year % 100:02d}-{10000 + n}"
+    number = _next_app_number(db)
     aid = db.insert("applications", {"app_number": number, "permit_type_id": t["id"], "applicant_id": ap["id"], "parcel_id": p["id"],
                                      "description": description.strip(), "start_date": dates[0], "end_date": dates[1],
                                      "status": "draft", "fee_cents": t["base_fee_cents"] + t["per_day_fee_cents"] * days,
@@ -434,8 +451,7 @@ def upload_document(db: Db, app_number: str, doc_code: str, file_name: str, appl
         file_name: the file's name, e.g. "site_plan_v2.pdf".
         applicant_email: your e-mail; it must be your application.
     """
-    a = _app(db, app_number)
-    _own(a, _applicant(db, applicant_email))
+    a = _own(db, _app(db, app_number), applicant_email)
     if a["status"] not in ("draft", "submitted", "under_review"):
         raise ToolError(f"Application {a['app_number']} is {a['status']}; it takes no more documents.")
     code = doc_code.strip().upper()
@@ -443,8 +459,8 @@ def upload_document(db: Db, app_number: str, doc_code: str, file_name: str, appl
         codes = ", ".join(r["doc_code"] for r in db.query("SELECT doc_code FROM required_documents WHERE permit_type_id = ?",
                                                           (a["permit_type_id"],)))
         raise ToolError(f"{code!r} is not a document of a {a['type_name'].lower()}; its documents are {codes}.")
-    if db.value("SELECT 1 FROM application_documents WHERE application_id = ? AND doc_code = ?", (a["id"], code)):
-        raise ToolError(f"{code} is already attached to {a['app_number']}.")
+    db.none("SELECT 1 FROM application_documents WHERE application_id = ? AND doc_code = ?", (a["id"], code),
+            found=f"{code} is already attached to {a['app_number']}.")
     if not re.fullmatch(r"[\w.\- ]{1,100}\.(pdf|jpg|jpeg|png)", file_name.strip(), re.IGNORECASE):
         raise ToolError("file_name must be a PDF, JPG or PNG file name, e.g. 'site_plan.pdf'.")
     db.insert("application_documents", {"application_id": a["id"], "doc_code": code, "file_name": file_name.strip(),
@@ -461,8 +477,7 @@ def submit_application(db: Db, app_number: str, applicant_email: str) -> dict:
         app_number: the application number.
         applicant_email: your e-mail; it must be your application.
     """
-    a = _app(db, app_number)
-    _own(a, _applicant(db, applicant_email))
+    a = _own(db, _app(db, app_number), applicant_email)
     if a["status"] != "draft":
         raise ToolError(f"Application {a['app_number']} is {a['status']}; only drafts can be submitted.")
     missing = _missing_docs(db, a)
@@ -485,8 +500,7 @@ def pay_fee(db: Db, app_number: str, amount: float, method: PayMethod, applicant
         method: "card", "check" or "cash".
         applicant_email: your e-mail; it must be your application.
     """
-    a = _app(db, app_number)
-    _own(a, _applicant(db, applicant_email))
+    a = _own(db, _app(db, app_number), applicant_email)
     if a["status"] not in ("submitted", "under_review", "approved"):
         raise ToolError(f"Application {a['app_number']} is {a['status']}; fees are paid once it is submitted and before it is issued.")
     due = a["fee_cents"] - _paid(db, a["id"])[0]
@@ -508,8 +522,7 @@ def withdraw_application(db: Db, app_number: str, applicant_email: str) -> dict:
         app_number: the application number.
         applicant_email: your e-mail; it must be your application.
     """
-    a = _app(db, app_number)
-    _own(a, _applicant(db, applicant_email))
+    a = _own(db, _app(db, app_number), applicant_email)
     if a["status"] not in ("draft", "submitted", "under_review"):
         raise ToolError(f"Application {a['app_number']} is {a['status']} and can no longer be withdrawn.")
     db.execute("UPDATE applications SET status = 'withdrawn', withdrawn_at = ? WHERE id = ?", (_now(db), a["id"]))
@@ -526,14 +539,13 @@ def file_appeal(db: Db, app_number: str, reason: str, applicant_email: str) -> d
         reason: why the decision should change.
         applicant_email: your e-mail; it must be your application.
     """
-    a = _app(db, app_number)
-    _own(a, _applicant(db, applicant_email))
+    a = _own(db, _app(db, app_number), applicant_email)
     if a["status"] != "rejected":
         raise ToolError(f"Application {a['app_number']} is {a['status']}; only rejections can be appealed.")
     if (db.today() - date.fromisoformat(a["decided_at"][:10])).days > APPEAL_WINDOW_DAYS:
         raise ToolError(f"The appeal window of {APPEAL_WINDOW_DAYS} days after the decision ({a['decided_at'][:10]}) has passed.")
-    if db.value("SELECT 1 FROM appeals WHERE application_id = ?", (a["id"],)):
-        raise ToolError(f"Application {a['app_number']} has already been appealed.")
+    db.none("SELECT 1 FROM appeals WHERE application_id = ?", (a["id"],),
+            found=f"Application {a['app_number']} has already been appealed.")
     if not reason.strip():
         raise ToolError("Give the reason for the appeal.")
     xid = db.insert("appeals", {"application_id": a["id"], "reason": reason.strip(), "status": "filed", "filed_at": _now(db)})
@@ -552,17 +564,16 @@ def renew_permit(db: Db, permit_number: str, applicant_email: str) -> dict:
     """
     a = db.one(_APP_SQL + "WHERE upper(a.permit_number) = upper(?)", (permit_number.strip(),),
                missing=f"No permit {permit_number!r}.")
-    _own(a, _applicant(db, applicant_email))
+    _own(db, a, applicant_email)
     if a["renewal_fee_cents"] is None:
         raise ToolError(f"{a['type_name']}s cannot be renewed; apply for a new permit.")
     days_left = (date.fromisoformat(a["expires_on"]) - db.today()).days
     if not -RENEWAL_WINDOW_DAYS <= days_left <= RENEWAL_WINDOW_DAYS:
         raise ToolError(f"Permit {a['permit_number']} expires on {a['expires_on']}; renewals open 30 days before expiry and "
                         "close 30 days after.")
-    if db.value("SELECT 1 FROM applications WHERE renewal_of_id = ?", (a["id"],)):
-        raise ToolError(f"Permit {a['permit_number']} already has a renewal application.")
-    n = db.value("SELECT COALESCE(MAX(id), 0) + 1 FROM applications")
-    number = f"A{db.today().year % 100:02d}-{10000 + n}"
+    db.none("SELECT 1 FROM applications WHERE renewal_of_id = ?", (a["id"],),
+            found=f"Permit {a['permit_number']} already has a renewal application.")
+    number = _next_app_number(db)
     db.insert("applications", {"app_number": number, "permit_type_id": a["permit_type_id"], "applicant_id": a["applicant_id"],
                                "parcel_id": a["parcel_id"], "description": f"Renewal of {a['permit_number']}", "status": "submitted",
                                "fee_cents": a["renewal_fee_cents"], "reinspections": 0, "created_at": _now(db),
@@ -588,8 +599,8 @@ def add_public_comment(db: Db, notice_id: int, commenter_name: str, commenter_em
         raise ToolError(f"The comment period closed on {n['comment_deadline']}.")
     if not commenter_name.strip() or "@" not in commenter_email or not 1 <= len(body.strip()) <= 2000:
         raise ToolError("Give the commenter's name, a valid e-mail and a comment of 1 to 2000 characters.")
-    if db.value("SELECT 1 FROM public_comments WHERE notice_id = ? AND lower(commenter_email) = lower(?)", (notice_id, commenter_email.strip())):
-        raise ToolError("This e-mail has already commented on this notice.")
+    db.none("SELECT 1 FROM public_comments WHERE notice_id = ? AND lower(commenter_email) = lower(?)",
+            (notice_id, commenter_email.strip()), found="This e-mail has already commented on this notice.")
     cid = db.insert("public_comments", {"notice_id": notice_id, "commenter_name": commenter_name.strip(),
                                         "commenter_email": commenter_email.strip().lower(), "position": position,
                                         "body": body.strip(), "submitted_at": _now(db)})
@@ -651,10 +662,10 @@ def schedule_inspection(db: Db, app_number: str, inspector_email: str, day: str,
     d = _date(day, "day")
     if d <= db.today() or d.weekday() >= 5:
         raise ToolError("Inspections are booked on a future weekday.")
-    if db.value("SELECT 1 FROM inspections WHERE application_id = ? AND status = 'scheduled'", (a["id"],)):
-        raise ToolError(f"{a['app_number']} already has an inspection scheduled; record or cancel it first.")
-    if db.value("SELECT 1 FROM inspections WHERE application_id = ? AND status = 'passed'", (a["id"],)):
-        raise ToolError(f"{a['app_number']} already passed its inspection.")
+    db.none("SELECT 1 FROM inspections WHERE application_id = ? AND status = 'scheduled'", (a["id"],),
+            found=f"{a['app_number']} already has an inspection scheduled; record or cancel it first.")
+    db.none("SELECT 1 FROM inspections WHERE application_id = ? AND status = 'passed'", (a["id"],),
+            found=f"{a['app_number']} already passed its inspection.")
     booked = db.value("SELECT COUNT(*) FROM inspections WHERE inspector_id = ? AND scheduled_date = ? AND status <> 'cancelled'",
                       (ins["id"], d.isoformat()))
     if booked >= ins["daily_capacity"]:
@@ -735,12 +746,7 @@ def approve_application(db: Db, app_number: str, reviewer_email: str) -> dict:
         app_number: the application number.
         reviewer_email: e-mail of the application's reviewer or a supervisor.
     """
-    a = _app(db, app_number)
-    s = _staff(db, reviewer_email, ("reviewer", "supervisor"), "approve applications")
-    if a["status"] != "under_review":
-        raise ToolError(f"Application {a['app_number']} is {a['status']}; only applications under review can be approved.")
-    if s["role"] != "supervisor" and a["reviewer_id"] != s["id"]:
-        raise ToolError("Only the application's reviewer or a supervisor can decide it.")
+    a = _deciding(db, app_number, reviewer_email, "approve", "approved")
     blockers = _blockers(db, a)
     if blockers:
         raise ToolError(f"{a['app_number']} cannot be approved yet: " + "; ".join(blockers) + ".")
@@ -758,12 +764,7 @@ def reject_application(db: Db, app_number: str, reason: str, reviewer_email: str
         reason: why it is rejected.
         reviewer_email: e-mail of the application's reviewer or a supervisor.
     """
-    a = _app(db, app_number)
-    s = _staff(db, reviewer_email, ("reviewer", "supervisor"), "reject applications")
-    if a["status"] != "under_review":
-        raise ToolError(f"Application {a['app_number']} is {a['status']}; only applications under review can be rejected.")
-    if s["role"] != "supervisor" and a["reviewer_id"] != s["id"]:
-        raise ToolError("Only the application's reviewer or a supervisor can decide it.")
+    a = _deciding(db, app_number, reviewer_email, "reject", "rejected")
     if not reason.strip():
         raise ToolError("Give the reason for the rejection.")
     db.execute("UPDATE applications SET status = 'rejected', decided_at = ?, decision_note = ? WHERE id = ?",

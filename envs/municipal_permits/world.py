@@ -28,7 +28,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -76,18 +76,17 @@ def _weekday(d: date, forward: bool = True) -> date:
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, fk, today = ctx.rng, ctx.faker, ctx.today
     reinspection_fee = ctx.tools.REINSPECTION_FEE
-    T: dict[str, list[Row]] = {k: [] for k in [
+    T = Tables([
         "districts", "zones", "parcels", "applicants", "staff", "permit_types", "permit_type_zones", "required_documents",
-        "applications", "application_documents", "payments", "inspections", "public_notices", "public_comments", "appeals"]}
+        "applications", "application_documents", "payments", "inspections", "public_notices", "public_comments", "appeals"])
     nd = ctx.n(3, 6)
-    for i, (code, name) in enumerate(DISTRICTS[:nd], start=1):
-        T["districts"].append({"id": i, "code": code, "name": name})
+    for code, name in DISTRICTS[:nd]:
+        T.add("districts", {"code": code, "name": name})
     zid = {}
     for i, code, name in ZONES:
         T["zones"].append({"id": i, "code": code, "name": name})
         zid[code] = i
     types = {}
-    pz = rd = 0
     for t in TYPES:
         tid, code, name, base, per_day, validity, kind, insp, notice, lead, renew, zones, docs = t
         T["permit_types"].append({"id": tid, "code": code, "name": name, "base_fee_cents": base, "per_day_fee_cents": per_day,
@@ -96,11 +95,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         types[code] = {"id": tid, "code": code, "base": base, "per_day": per_day, "validity": validity, "kind": kind,
                        "insp": insp, "notice": notice, "lead": lead, "zones": [zid[z] for z in zones], "docs": [d[0] for d in docs]}
         for z in zones:
-            pz += 1
-            T["permit_type_zones"].append({"id": pz, "permit_type_id": tid, "zone_id": zid[z]})
+            T.add("permit_type_zones", {"permit_type_id": tid, "zone_id": zid[z]})
         for dc, dn in docs:
-            rd += 1
-            T["required_documents"].append({"id": rd, "permit_type_id": tid, "doc_code": dc, "name": dn})
+            T.add("required_documents", {"permit_type_id": tid, "doc_code": dc, "name": dn})
 
     # ---- parcels -------------------------------------------------------------------------------------
     parcels: list[Row] = []
@@ -128,15 +125,12 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         by_zone.setdefault(p["zone_id"], []).append(p)
 
     # ---- staff ---------------------------------------------------------------------------------------
-    staff: list[Row] = []
     semails: set[str] = set()
 
     def add_staff(role: str, district: int | None = None, cap: int | None = None) -> Row:
         full = ctx.unique(lambda: f"{fk.first_name()} {fk.last_name()}", semails)
-        row = {"id": len(staff) + 1, "full_name": full, "email": full.lower().replace(" ", ".").replace("'", "") + "@cityhall.gov",
-               "role": role, "district_id": district, "daily_capacity": cap, "is_active": 1}
-        staff.append(row)
-        return row
+        return T.add("staff", {"full_name": full, "email": full.lower().replace(" ", ".").replace("'", "") + "@cityhall.gov",
+                               "role": role, "district_id": district, "daily_capacity": cap, "is_active": 1})
 
     supervisor = add_staff("supervisor")
     for _ in range(ctx.n(2, 4)):
@@ -147,10 +141,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         inspectors[d] = [add_staff("inspector", d, rng.randint(3, 5)) for _ in range(ctx.n(2, 4))]
     former = add_staff("reviewer")
     former["is_active"] = 0
-    T["staff"] = staff
 
     # ---- applicants ----------------------------------------------------------------------------------
-    applicants: list[Row] = []
+    applicants = T["applicants"]
     aemails: set[str] = set()
     lic: set[str] = set()
     home_ok = [p for p in parcels if p["zone_id"] in types["PRK"]["zones"]]
@@ -163,13 +156,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         else:
             name = name or f"{fk.last_name()} {ctx.pick(BIZ)}"
             email = ctx.unique(lambda: f"info{rng.randint(1, 999)}@{name.lower().replace(' ', '').replace(chr(39), '')}.com", aemails)
-        row = {"id": len(applicants) + 1, "kind": kind, "name": name, "email": email,
-               "phone": f"555-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
-               "home_parcel_id": ctx.pick(home_ok)["id"] if kind == "resident" else None,
-               "business_license_no": ctx.unique(lambda: f"BL-{rng.randint(10000, 99999)}", lic) if kind == "business" else None,
-               "created_at": _at(ctx.days_ago(400, 2000), 10)}
-        applicants.append(row)
-        return row
+        return T.add("applicants", {
+            "kind": kind, "name": name, "email": email, "phone": f"555-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
+            "home_parcel_id": ctx.pick(home_ok)["id"] if kind == "resident" else None,
+            "business_license_no": ctx.unique(lambda: f"BL-{rng.randint(10000, 99999)}", lic) if kind == "business" else None,
+            "created_at": _at(ctx.days_ago(400, 2000), 10)})
 
     for _ in range(ctx.n(40, 400)):
         add_applicant("resident")
@@ -178,14 +169,13 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     if ctx.distractors:
         for src in ctx.sample(applicants[:], 6):
             add_applicant(src["kind"], src["name"])
-    T["applicants"] = applicants
     residents = [a for a in applicants if a["kind"] == "resident"]
     businesses = [a for a in applicants if a["kind"] == "business"]
 
     # ---- applications ----------------------------------------------------------------------------------
     apps = T["applications"]
     load: dict[tuple[int, str], int] = {}
-    pay_id = doc_id = insp_id = notice_id = comment_id = appeal_id = 0
+    pay_id = comment_id = 0
 
     def inspector_for(parcel: Row, day: date) -> Row | None:
         for ins in ctx.sample(inspectors[parcel["district_id"]], len(inspectors[parcel["district_id"]])):
@@ -204,21 +194,17 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                               "paid_at": _at(day, rng.randint(9, 16), rng.randint(0, 59))})
 
     def inspect(app: Row, parcel: Row, day: date, kind: str, status: str, note: str | None = None) -> Row | None:
-        nonlocal insp_id
         day = _weekday(day)
         ins = inspector_for(parcel, day)
         if ins is None:
             return None
-        insp_id += 1
-        row = {"id": insp_id, "application_id": app["id"], "inspector_id": ins["id"], "kind": kind,
-               "scheduled_date": day.isoformat(), "status": status, "result_note": note,
-               "completed_at": _at(day, 15) if status in ("passed", "failed") else None}
-        T["inspections"].append(row)
-        return row
+        return T.add("inspections", {"application_id": app["id"], "inspector_id": ins["id"], "kind": kind,
+                                     "scheduled_date": day.isoformat(), "status": status, "result_note": note,
+                                     "completed_at": _at(day, 15) if status in ("passed", "failed") else None})
 
     def make(ttype: str, status: str, applicant: Row | None = None, *, missing_doc: bool = False, owe_reinspection: bool = False,
              paid: bool | None = None, insp_plan: str | None = None, renew_due: int | None = None) -> Row | None:
-        nonlocal doc_id, notice_id, comment_id, appeal_id
+        nonlocal comment_id
         t = types[ttype]
         if applicant is None:
             pool = residents if t["kind"] == "resident" else businesses if t["kind"] == "business" else applicants
@@ -277,9 +263,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             else:
                 docs = docs[: rng.randint(0, len(docs))]
         for dc in docs:
-            doc_id += 1
-            T["application_documents"].append({"id": doc_id, "application_id": i, "doc_code": dc,
-                                               "file_name": f"{dc.lower()}_{i}.pdf", "uploaded_at": _at(created, 11, rng.randint(0, 59))})
+            T.add("application_documents", {"application_id": i, "doc_code": dc, "file_name": f"{dc.lower()}_{i}.pdf",
+                                            "uploaded_at": _at(created, 11, rng.randint(0, 59))})
         if status in ("draft", "submitted", "withdrawn"):
             if status == "withdrawn":
                 wd = min(sub + timedelta(days=rng.randint(0, 3)), today - timedelta(days=1))
@@ -295,17 +280,16 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         app["reviewer_id"] = ctx.pick(reviewers)["id"]
         ready = review
         if t["notice"]:
-            notice_id += 1
             dl = review + timedelta(days=t["notice"])
-            T["public_notices"].append({"id": notice_id, "application_id": i, "posted_on": review.isoformat(),
-                                        "comment_deadline": dl.isoformat(), "posted_by": app["reviewer_id"]})
+            notice = T.add("public_notices", {"application_id": i, "posted_on": review.isoformat(),
+                                              "comment_deadline": dl.isoformat(), "posted_by": app["reviewer_id"]})
             for _ in range(rng.randint(0, 3)):
                 cday = review + timedelta(days=rng.randint(0, t["notice"] - 1))
                 if cday >= today:
                     continue
                 cname = f"{fk.first_name()} {fk.last_name()}"
                 comment_id += 1
-                T["public_comments"].append({"id": comment_id, "notice_id": notice_id, "commenter_name": cname,
+                T["public_comments"].append({"id": comment_id, "notice_id": notice["id"], "commenter_name": cname,
                                              "commenter_email": f"{cname.lower().replace(' ', '.').replace(chr(39), '')}{comment_id}@mail.com",
                                              "position": ctx.weighted({"support": 3, "oppose": 2, "neutral": 1}),
                                              "body": ctx.pick(["Looks fine to me.", "Worried about noise and parking.",
@@ -358,14 +342,13 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 pay(app, sum(p["amount_cents"] for p in T["payments"] if p["application_id"] == i and p["kind"] == "fee") // 2,
                     min(dday + timedelta(days=2), today - timedelta(days=1)), "refund")
             if ctx.chance(0.3):
-                appeal_id += 1
                 fday = min(dday + timedelta(days=rng.randint(1, 10)), today - timedelta(days=1))
                 denied = ctx.chance(0.5) and fday < today - timedelta(days=2)
-                T["appeals"].append({"id": appeal_id, "application_id": i, "reason": "We have revised the plans and ask for reconsideration.",
-                                     "status": "denied" if denied else "filed", "filed_at": _at(fday, 12),
-                                     "decided_by": supervisor["id"] if denied else None,
-                                     "decided_at": _at(fday + timedelta(days=1), 12) if denied else None,
-                                     "decision_note": "Original decision stands" if denied else None})
+                T.add("appeals", {"application_id": i, "reason": "We have revised the plans and ask for reconsideration.",
+                                  "status": "denied" if denied else "filed", "filed_at": _at(fday, 12),
+                                  "decided_by": supervisor["id"] if denied else None,
+                                  "decided_at": _at(fday + timedelta(days=1), 12) if denied else None,
+                                  "decision_note": "Original decision stands" if denied else None})
             return app
         if status == "approved":
             return app

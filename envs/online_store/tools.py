@@ -14,7 +14,7 @@ import re
 from datetime import date, datetime
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, check_limit, filters, like_contains, now_iso, tool
+from awm.tooling import Db, ToolError, check_limit, filters, like_any, now_iso, require_owner, tool
 
 RETURN_WINDOW_DAYS = 30
 MAX_LIMIT = 50
@@ -86,18 +86,16 @@ def _coupon(db: Db, code: str) -> dict[str, Any]:
 
 
 def _check_product(db: Db, product_id: int) -> None:
-    if db.value("SELECT id FROM products WHERE id = ?", (product_id,)) is None:
-        raise ToolError(f"No product with id {product_id}; use search_products to find it.")
+    db.one("SELECT id FROM products WHERE id = ?", (product_id,),
+           missing=f"No product with id {product_id}; use search_products to find it.")
 
 
 def _category_id(db: Db, category: str | None) -> int | None:
     """The id of a category slug (None for no category filter)."""
     if category is None:
         return None
-    cat_id = db.value("SELECT id FROM categories WHERE slug = ? COLLATE NOCASE", (category.strip(),))
-    if cat_id is None:
-        raise ToolError(f"Unknown category {category!r}; use list_categories to see the slugs.")
-    return cat_id
+    return db.one("SELECT id FROM categories WHERE slug = ? COLLATE NOCASE", (category.strip(),),
+                  missing=f"Unknown category {category!r}; use list_categories to see the slugs.")["id"]
 
 
 def _ship_to(address: dict[str, Any]) -> str:
@@ -185,10 +183,9 @@ def _shipping_fee(method: dict[str, Any], coupon: dict[str, Any] | None, net: in
 
 
 def _tax_rate(db: Db, state: str) -> int:
-    rate = db.value("SELECT rate_bp FROM tax_rates WHERE state = ?", (state,))
-    if rate is None:
-        raise ToolError(f"We do not ship to state {state!r}. Use list_tax_rates to see the states we serve.")
-    return rate
+    row = db.one("SELECT rate_bp FROM tax_rates WHERE state = ?", (state,),
+                 missing=f"We do not ship to state {state!r}. Use list_tax_rates to see the states we serve.")
+    return row["rate_bp"]
 
 
 def _quote(db: Db, customer_id: int, cart: dict[str, Any], address: dict[str, Any] | None,
@@ -235,8 +232,8 @@ def _quote(db: Db, customer_id: int, cart: dict[str, Any], address: dict[str, An
 def _checkout_cart(db: Db, customer_id: int, address_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ship-to address (one of the customer's) and the open cart a checkout prices."""
     a = _address(db, address_id)
-    if a["customer_id"] != customer_id:
-        raise ToolError(f"Address {address_id} belongs to another customer; use list_addresses({customer_id}).")
+    require_owner(a, "customer_id", customer_id,
+                  f"Address {address_id} belongs to another customer; use list_addresses({customer_id}).")
     cart = _open_cart(db, customer_id)
     if cart is None:
         raise ToolError("This customer has no open cart; add items with add_to_cart first.")
@@ -457,13 +454,14 @@ def list_product_reviews(db: Db, product_id: int, min_rating: int | None = None,
     _check_product(db, product_id)
     if min_rating is not None and not 1 <= min_rating <= 5:
         raise ToolError("min_rating must be between 1 and 5")
+    where, params = filters(("r.rating >= ?", min_rating))
     rows = db.query(
         "SELECT r.id, r.rating, r.title, r.body, r.verified_purchase, r.status, r.moderation_note, r.created_at, "
         "cu.first_name || ' ' || substr(cu.last_name, 1, 1) || '.' AS reviewer, r.customer_id "
         "FROM reviews r JOIN customers cu ON cu.id = r.customer_id WHERE r.product_id = ? "
-        "AND (? = 1 OR r.status = 'published') AND (? IS NULL OR r.rating >= ?) "
+        f"AND (? = 1 OR r.status = 'published') AND {where} "
         "ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
-        (product_id, 1 if include_hidden else 0, min_rating, min_rating, limit))
+        (product_id, 1 if include_hidden else 0, *params, limit))
     out = {"product_id": product_id, "reviews": rows}
     out.update(_rating_summary(db, product_id))
     return out
@@ -525,12 +523,10 @@ def find_customers(db: Db, query: str, limit: int = 10) -> list[dict]:
     q = query.strip()
     if len(q) < 2:
         raise ToolError("query must have at least 2 characters")
-    like = like_contains(q)
+    who, params = like_any(q, "email", "first_name || ' ' || last_name", "last_name")
     return db.query(
-        "SELECT id, first_name, last_name, email, phone, status FROM customers "
-        "WHERE email LIKE ? ESCAPE '\\' OR first_name || ' ' || last_name LIKE ? ESCAPE '\\' "
-        "OR last_name LIKE ? ESCAPE '\\' "
-        "ORDER BY last_name, first_name LIMIT ?", (like, like, like, limit))
+        f"SELECT id, first_name, last_name, email, phone, status FROM customers WHERE {who} "
+        "ORDER BY last_name, first_name LIMIT ?", (*params, limit))
 
 
 @tool
@@ -1016,19 +1012,15 @@ def track_shipment(db: Db, order_number: str | None = None, tracking_number: str
     """
     if (order_number is None) == (tracking_number is None):
         raise ToolError("Pass exactly one of order_number or tracking_number.")
+    shipments = ("SELECT s.*, o.order_number, o.shipping_method, m.transit_days FROM shipments s "
+                 "JOIN orders o ON o.id = s.order_id JOIN shipping_methods m ON m.code = o.shipping_method ")
     if order_number is not None:
         o = _order(db, order_number)
-        rows = db.query(
-            "SELECT s.*, o.order_number, o.shipping_method, m.transit_days FROM shipments s "
-            "JOIN orders o ON o.id = s.order_id JOIN shipping_methods m ON m.code = o.shipping_method "
-            "WHERE s.order_id = ? ORDER BY s.id", (o["id"],))
+        rows = db.query(shipments + "WHERE s.order_id = ? ORDER BY s.id", (o["id"],))
         if not rows:
             raise ToolError(f"Order {o['order_number']} has not shipped yet (status {o['status']}).")
     else:
-        rows = db.query(
-            "SELECT s.*, o.order_number, o.shipping_method, m.transit_days FROM shipments s "
-            "JOIN orders o ON o.id = s.order_id JOIN shipping_methods m ON m.code = o.shipping_method "
-            "WHERE s.tracking_number = ?", (tracking_number.strip(),))
+        rows = db.query(shipments + "WHERE s.tracking_number = ?", (tracking_number.strip(),))
         if not rows:
             raise ToolError(f"No shipment with tracking number {tracking_number!r}.")
     out = []
@@ -1094,9 +1086,8 @@ def update_order_address(db: Db, order_number: str, address_id: int) -> dict:
         raise ToolError(f"Order {o['order_number']} is {o['status']}; only orders that have not shipped "
                         "can be re-addressed.")
     a = _address(db, address_id)
-    if a["customer_id"] != o["customer_id"]:
-        raise ToolError(f"Address {address_id} does not belong to the customer of {o['order_number']}; "
-                        "save the address for that customer with add_address first.")
+    require_owner(a, "customer_id", o["customer_id"], f"Address {address_id} does not belong to the customer of "
+                  f"{o['order_number']}; save the address for that customer with add_address first.")
     if address_id == o["address_id"]:
         raise ToolError(f"Order {o['order_number']} already ships to address {address_id}.")
     new_tax = _tax(o["subtotal_cents"] - o["discount_cents"], _tax_rate(db, a["state"]))
@@ -1127,8 +1118,8 @@ def create_shipment(db: Db, order_number: str, carrier: Literal["UPS", "USPS", "
     pattern, shape = _TRACKING[carrier]
     if not pattern.match(tracking):
         raise ToolError(f"{tracking_number!r} is not a valid {carrier} tracking number ({shape}).")
-    if db.value("SELECT id FROM shipments WHERE tracking_number = ?", (tracking,)) is not None:
-        raise ToolError(f"Tracking number {tracking} is already used by another shipment.")
+    db.none("SELECT id FROM shipments WHERE tracking_number = ?", (tracking,),
+            found=f"Tracking number {tracking} is already used by another shipment.")
     now = now_iso(db)
     db.insert("shipments", {"order_id": o["id"], "carrier": carrier, "tracking_number": tracking,
                             "status": "in_transit", "shipped_at": now, "delivered_at": None})

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 # ---------------------------------------------------------------------------------------------
 # static reference data
@@ -342,11 +342,9 @@ class _World:
         self.rng = ctx.rng
         self.clock = ctx.clock
         self.opening = (ctx.clock - timedelta(days=118)).replace(hour=8, minute=0, second=0)
-        self.products: list[dict] = []
-        self.variants: list[dict] = []
+        # the rows numbered as they are added; the other tables are numbered in ``tables``
+        self.t = Tables(["products", "product_variants", "customers", "addresses", "carts", "cart_items"])
         self.vmeta: dict[int, dict] = {}  # variant id -> {product, family, cat}
-        self.customers: list[dict] = []
-        self.addresses: list[dict] = []
         self.addr_by_customer: dict[int, list[dict]] = {}
         self.coupons: list[dict] = []
         self.coupon_uses: dict[int, int] = {}
@@ -357,8 +355,6 @@ class _World:
         self.returns: list[dict] = []
         self.refunds: list[dict] = []
         self.reviews: list[dict] = []
-        self.carts: list[dict] = []
-        self.cart_items: list[dict] = []
         self.tracking: set[str] = set()
         self.emails: set[str] = set()
         self.names: set[str] = set()
@@ -421,8 +417,6 @@ class _World:
             picked += ctx.sample(rest, 15 - len(picked))
             chosen = [(f, 0) for f in fams if f in picked]
         chosen.append((DISCONTINUED, 0))
-        pid = 0
-        vid = 0
         names: list[str] = []
         for fam, k in chosen:
             base = fam["names"][k]
@@ -434,33 +428,31 @@ class _World:
                 if name in names:
                     continue
                 names.append(name)
-                pid += 1
                 created = self.opening - timedelta(days=rng.randint(10, 480))
                 discontinued = fam is DISCONTINUED
                 price_base = fam["price"] + (kk * rng.choice([-1, 1]) * rng.choice([500, 1000, 1500]))
                 price_base = max(900, price_base)
                 if name != base:
                     price_base = max(900, price_base + rng.choice([-1000, -500, 500, 1000]))
-                self.products.append(
+                pid = self.t.add(
+                    "products",
                     {
-                        "id": pid,
                         "name": name,
                         "brand": fam["brand"],
                         "category_id": CAT_ID[fam["cat"]],
                         "description": fam["desc"],
                         "status": "discontinued" if discontinued else "active",
                         "created_at": _iso(created.replace(hour=9, minute=0, second=0)),
-                    }
-                )
+                    },
+                )["id"]
                 opts = self._options(fam)
                 for label, code in opts:
-                    vid += 1
                     price = price_base
                     if code in ("12", "18P", "LNG", "L") and "colours" not in fam and fam["options"] is not SHOE:
                         price = price_base + 1000
-                    self.variants.append(
+                    vid = self.t.add(
+                        "product_variants",
                         {
-                            "id": vid,
                             "product_id": pid,
                             "sku": f"{fam['bc']}-{fcode}-{code}",
                             "option_label": label,
@@ -468,8 +460,8 @@ class _World:
                             "stock": 0,
                             "weight_grams": max(50, fam["weight"] + rng.randint(-3, 3) * 10),
                             "active": 0 if discontinued else 1,
-                        }
-                    )
+                        },
+                    )["id"]
                     self.vmeta[vid] = {
                         "product_id": pid,
                         "cat": fam["cat"],
@@ -522,23 +514,23 @@ class _World:
         suspended: bool = False,
     ) -> dict:
         rng = self.rng
-        cid = len(self.customers) + 1
         state = state or self.ctx.pick([s for s, _, _ in TAX_RATES])
-        c = {
-            "id": cid,
-            "first_name": first,
-            "last_name": last,
-            "email": self._email(first, last, email_style),
-            "phone": f"+1-{self.ctx.pick(AREA[state])}-555-01{rng.randint(0, 99):02d}",
-            "marketing_opt_in": 1 if rng.random() < 0.55 else 0,
-            "card_last4": None if rng.random() < 0.1 else f"{rng.randint(0, 9999):04d}",
-            "gift_card_balance_cents": rng.choice([1500, 2500, 5000]) if rng.random() < 0.08 else 0,
-            "status": "suspended" if suspended else "active",
-            "created_at": _iso(created),
-        }
-        self.customers.append(c)
+        c = self.t.add(
+            "customers",
+            {
+                "first_name": first,
+                "last_name": last,
+                "email": self._email(first, last, email_style),
+                "phone": f"+1-{self.ctx.pick(AREA[state])}-555-01{rng.randint(0, 99):02d}",
+                "marketing_opt_in": 1 if rng.random() < 0.55 else 0,
+                "card_last4": None if rng.random() < 0.1 else f"{rng.randint(0, 9999):04d}",
+                "gift_card_balance_cents": rng.choice([1500, 2500, 5000]) if rng.random() < 0.08 else 0,
+                "status": "suspended" if suspended else "active",
+                "created_at": _iso(created),
+            },
+        )
         self.names.add(f"{first} {last}")
-        self.addr_by_customer[cid] = []
+        self.addr_by_customer[c["id"]] = []
         self.add_address(c, "Home", state, created, default=True)
         if rng.random() < 0.25:
             label = self.ctx.weighted({"Work": 6, "Office": 2, "Parents": 1, "Cabin": 1})
@@ -550,22 +542,23 @@ class _World:
         rng = self.rng
         city, zips = self.ctx.pick(CITIES[state])
         created = min(created, self.clock - timedelta(days=3))
-        a = {
-            "id": len(self.addresses) + 1,
-            "customer_id": c["id"],
-            "label": label,
-            "recipient": f"{c['first_name']} {c['last_name']}",
-            "line1": f"{rng.randint(10, 9899)} {self.ctx.pick(STREETS)}",
-            "line2": self.ctx.pick(UNIT) if rng.random() < 0.3 else None,
-            "city": city,
-            "state": state,
-            "postal_code": self.ctx.pick(zips),
-            "country": "US",
-            "is_default": 1 if default else 0,
-            "created_at": _iso(created),
-            "updated_at": _iso(created),
-        }
-        self.addresses.append(a)
+        a = self.t.add(
+            "addresses",
+            {
+                "customer_id": c["id"],
+                "label": label,
+                "recipient": f"{c['first_name']} {c['last_name']}",
+                "line1": f"{rng.randint(10, 9899)} {self.ctx.pick(STREETS)}",
+                "line2": self.ctx.pick(UNIT) if rng.random() < 0.3 else None,
+                "city": city,
+                "state": state,
+                "postal_code": self.ctx.pick(zips),
+                "country": "US",
+                "is_default": 1 if default else 0,
+                "created_at": _iso(created),
+                "updated_at": _iso(created),
+            },
+        )
         self.addr_by_customer[c["id"]].append(a)
         return a
 
@@ -583,7 +576,7 @@ class _World:
                 created = self.between(self.clock - timedelta(days=119), self.clock - timedelta(days=4))
             self.add_customer(first, last, created, suspended=(i % 17 == 16))
         if ctx.distractors:
-            base = [c for c in self.customers if c["status"] == "active"]
+            base = [c for c in self.t["customers"] if c["status"] == "active"]
             for c in ctx.sample(base, max(3, len(base) // 5)):
                 # same full name, another e-mail and city
                 created = self.between(self.clock - timedelta(days=700), self.clock - timedelta(days=30))
@@ -703,7 +696,7 @@ class _World:
 
     # -- orders -------------------------------------------------------------------------------
     def sellable(self) -> list[dict]:
-        return [v for v in self.variants if self.vmeta[v["id"]]["sellable"]]
+        return [v for v in self.t["product_variants"] if self.vmeta[v["id"]]["sellable"]]
 
     def pick_lines(self, n: int, avoid_products: list[int] | None = None) -> list[tuple[dict, int]]:
         """``n`` variants of distinct products (none of ``avoid_products``) with quantities."""
@@ -885,11 +878,11 @@ class _World:
         """Draw every order (who, when, what), then price and fulfil them in time order, so that
         first-order coupons and usage limits hold at the moment each order was placed."""
         ctx, rng = self.ctx, self.rng
-        active = [c for c in self.customers if c["status"] == "active"]
+        active = [c for c in self.t["customers"] if c["status"] == "active"]
         # planted scenarios go to distinct customers whose full name is unique (templates that name a
         # customer without an e-mail need that); twins still get the random history
         counts: dict[str, int] = {}
-        for c in self.customers:
+        for c in self.t["customers"]:
             counts[f"{c['first_name']} {c['last_name']}"] = counts.get(f"{c['first_name']} {c['last_name']}", 0) + 1
         unique = [c for c in active if counts[f"{c['first_name']} {c['last_name']}"] == 1]
         pool = ctx.sample(unique, len(unique))
@@ -906,7 +899,7 @@ class _World:
             age = 3.3 + 104.7 * (rng.random() ** 1.4)  # the last 3.3 days hold only planted orders
             placed = self.daytime(age, age + 0.5)
             stamp = _iso(placed)
-            who = [c for c in self.customers if c["created_at"] < stamp]
+            who = [c for c in self.t["customers"] if c["created_at"] < stamp]
             if who:
                 specs.append((placed, len(specs), ctx.pick(who), "base"))
         for c in delivered_group:  # planted: recent deliveries (returns, refunds, reviews)
@@ -1087,19 +1080,19 @@ class _World:
         movements of each variant sum to its stock and the running stock never goes negative."""
         ctx, rng = self.ctx, self.rng
         # a few supplier deliveries
-        for v in ctx.sample(self.sellable(), max(2, len(self.variants) // 8)):
+        for v in ctx.sample(self.sellable(), max(2, len(self.t["product_variants"]) // 8)):
             spec = self.vmeta[v["id"]]["spec"]
             if spec is not None and spec[0] == "exact":
                 continue
             at = self.between(self.opening + timedelta(days=5), self.clock - timedelta(days=3)).replace(
                 minute=30, second=0
             )
-            po = f"PO-{rng.randint(7000, 7999)} {self.products[v['product_id'] - 1]['brand']}"
+            po = f"PO-{rng.randint(7000, 7999)} {self.t['products'][v['product_id'] - 1]['brand']}"
             self.move(v["id"], rng.choice([10, 12, 20, 24]), "restock", at, note=po)
         per: dict[int, list[dict]] = {}
         for m in self.moves:
             per.setdefault(m["variant_id"], []).append(m)
-        for v in self.variants:
+        for v in self.t["product_variants"]:
             ms = sorted(per.get(v["id"], []), key=lambda m: m["at"])
             run, low = 0, 0
             for m in ms:
@@ -1138,7 +1131,7 @@ class _World:
     def build_carts(self) -> None:
         ctx, rng = self.ctx, self.rng
         plain = [o["customer_id"] for o in self.orders if o.get("_plain")]
-        active = [c for c in self.customers if c["status"] == "active" and c["id"] not in plain]
+        active = [c for c in self.t["customers"] if c["status"] == "active" and c["id"] not in plain]
         cands = ctx.sample(active, ctx.n(5, 60))
         # the first (clean) carts belong to customers with a card on file
         cands.sort(key=lambda c: 0 if c["card_last4"] else 1)
@@ -1153,14 +1146,16 @@ class _World:
                 created = datetime.fromisoformat(c["created_at"]) + timedelta(hours=2)
                 if not self.before_clock(created):
                     continue
-            cart = {
-                "id": len(self.carts) + 1,
-                "customer_id": c["id"],
-                "status": status,
-                "coupon_id": None,
-                "created_at": _iso(created),
-                "updated_at": _iso(created),
-            }
+            cart = self.t.add(
+                "carts",
+                {
+                    "customer_id": c["id"],
+                    "status": status,
+                    "coupon_id": None,
+                    "created_at": _iso(created),
+                    "updated_at": _iso(created),
+                },
+            )
             pool = good if clean else any_v
             n = 2 if clean else rng.randint(1, 3)
             vs = ctx.sample(pool, n)
@@ -1172,17 +1167,16 @@ class _World:
                     vs = [ctx.pick(fs), *[v for v in vs if v["stock"] != 0]][:3]
             if not clean and status == "open" and rng.random() < 0.25:
                 cart["coupon_id"] = next(cp["id"] for cp in self.coupons if cp["code"] == "FREESHIP")
-            self.carts.append(cart)
             for k, v in enumerate(vs):
                 q = 1 if (clean or rng.random() < 0.8) else 2
-                self.cart_items.append(
+                self.t.add(
+                    "cart_items",
                     {
-                        "id": len(self.cart_items) + 1,
                         "cart_id": cart["id"],
                         "variant_id": v["id"],
                         "quantity": q,
                         "added_at": _iso(created + timedelta(minutes=3 * k)),
-                    }
+                    },
                 )
 
     # -- reviews ------------------------------------------------------------------------------
@@ -1206,8 +1200,8 @@ class _World:
                 seen.add((pid, o["customer_id"]))
                 rows.append(self._review(pid, o["customer_id"], at, 1))
         # unverified reviews and the planted well-reviewed products
-        active_products = [p for p in self.products if p["status"] == "active"]
-        custs = self.customers
+        active_products = [p for p in self.t["products"] if p["status"] == "active"]
+        custs = self.t["customers"]
         for o in self.orders:  # unverified reviews come from people who did not buy here
             for line in o["_lines"]:
                 seen.add((line["variant"]["product_id"], o["customer_id"]))
@@ -1351,13 +1345,13 @@ class _World:
             "categories": [
                 {"id": i, "slug": s, "name": n, "parent_id": p, "description": d} for i, s, n, p, d in CATEGORIES
             ],
-            "products": self.products,
-            "product_variants": self.variants,
-            "customers": self.customers,
-            "addresses": self.addresses,
+            "products": self.t["products"],
+            "product_variants": self.t["product_variants"],
+            "customers": self.t["customers"],
+            "addresses": self.t["addresses"],
             "coupons": self.coupons,
-            "carts": self.carts,
-            "cart_items": self.cart_items,
+            "carts": self.t["carts"],
+            "cart_items": self.t["cart_items"],
             "orders": orders,
             "order_items": order_items,
             "payments": payments,

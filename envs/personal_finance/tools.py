@@ -380,8 +380,7 @@ def list_bill_payments(db: Db, user_email: str, bill_id: int, limit: int = 12) -
     """
     _limit(limit)
     u = _user(db, user_email)
-    if not db.value("SELECT 1 FROM bills WHERE id = ? AND user_id = ?", (bill_id, u["id"])):
-        raise ToolError(f"{u['full_name']} has no bill with id {bill_id}.")
+    _bill(db, u, bill_id)
     rows = db.query("SELECT p.due_on, p.paid_on, p.amount_cents, a.name AS account FROM bill_payments p JOIN accounts a "
                     "ON a.id = p.account_id WHERE p.bill_id = ? ORDER BY p.due_on DESC LIMIT ?", (bill_id, limit))
     for r in rows:
@@ -631,8 +630,8 @@ def create_goal(db: Db, user_email: str, name: str, target: float, target_date: 
     d = _day(target_date, "target_date")
     if d <= db.today():
         raise ToolError("target_date must be in the future.")
-    if db.value("SELECT 1 FROM savings_goals WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name.strip())):
-        raise ToolError(f"{u['full_name']} already has a goal called {name.strip()!r}.")
+    db.none("SELECT 1 FROM savings_goals WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name.strip()),
+            found=f"{u['full_name']} already has a goal called {name.strip()!r}.")
     if db.value("SELECT COUNT(*) FROM savings_goals WHERE user_id = ? AND status = 'active'", (u["id"],)) >= MAX_ACTIVE_GOALS:
         raise ToolError(f"At most {MAX_ACTIVE_GOALS} active goals.")
     gid = db.insert("savings_goals", {"user_id": u["id"], "name": name.strip(), "target_cents": cents, "saved_cents": 0,
@@ -706,8 +705,8 @@ def create_bill(db: Db, user_email: str, name: str, merchant: str, amount: float
     cid = _category(db, category)["id"] if category else m["default_category_id"]
     if cid is None:
         raise ToolError(f"{m['name']} has no usual category; give one.")
-    if db.value("SELECT 1 FROM bills WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name.strip())):
-        raise ToolError(f"{u['full_name']} already has a bill called {name.strip()!r}.")
+    db.none("SELECT 1 FROM bills WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name.strip()),
+            found=f"{u['full_name']} already has a bill called {name.strip()!r}.")
     bid = db.insert("bills", {"user_id": u["id"], "name": name.strip(), "merchant_id": m["id"], "category_id": cid,
                               "account_id": a["id"], "amount_cents": cents, "frequency": frequency,
                               "next_due_on": d.isoformat(), "autopay": int(autopay), "status": "active",
@@ -735,8 +734,8 @@ def pay_bill(db: Db, user_email: str, bill_id: int, from_account_id: int | None 
     if due > db.today() + timedelta(days=PAY_AHEAD_DAYS):
         raise ToolError(f"{b['name']} is next due on {b['next_due_on']}; bills can be paid at most {PAY_AHEAD_DAYS} "
                         "days ahead.")
-    if db.value("SELECT 1 FROM bill_payments WHERE bill_id = ? AND due_on = ?", (bill_id, b["next_due_on"])):
-        raise ToolError(f"The {b['next_due_on']} instalment of {b['name']} is already paid.")
+    db.none("SELECT 1 FROM bill_payments WHERE bill_id = ? AND due_on = ?", (bill_id, b["next_due_on"]),
+            found=f"The {b['next_due_on']} instalment of {b['name']} is already paid.")
     a = _account(db, u, from_account_id if from_account_id is not None else b["account_id"], edit=True)
     tid = _add_tx(db, a, -b["amount_cents"], b["name"], b["category_id"], b["merchant_id"])
     db.insert("bill_payments", {"bill_id": bill_id, "account_id": a["id"], "transaction_id": tid,
@@ -791,8 +790,8 @@ def create_rule(db: Db, user_email: str, merchant: str, category: str, apply_to_
     u = _user(db, user_email)
     m = _merchant(db, merchant)
     c = _category(db, category)
-    if db.value("SELECT 1 FROM categorization_rules WHERE user_id = ? AND merchant_id = ?", (u["id"], m["id"])):
-        raise ToolError(f"{u['full_name']} already has a rule for {m['name']}.")
+    db.none("SELECT 1 FROM categorization_rules WHERE user_id = ? AND merchant_id = ?", (u["id"], m["id"]),
+            found=f"{u['full_name']} already has a rule for {m['name']}.")
     rid = db.insert("categorization_rules", {"user_id": u["id"], "merchant_id": m["id"], "category_id": c["id"],
                                              "created_at": _now(db)})
     changed = 0
@@ -816,8 +815,8 @@ def take_net_worth_snapshot(db: Db, user_email: str) -> dict:
     """
     u = _user(db, user_email)
     today = db.today().isoformat()
-    if db.value("SELECT 1 FROM net_worth_snapshots WHERE user_id = ? AND taken_on = ?", (u["id"], today)):
-        raise ToolError(f"A snapshot for {today} already exists.")
+    db.none("SELECT 1 FROM net_worth_snapshots WHERE user_id = ? AND taken_on = ?", (u["id"], today),
+            found=f"A snapshot for {today} already exists.")
     r = _net_worth(db, u["id"])
     db.insert("net_worth_snapshots", {"user_id": u["id"], "taken_on": today, "assets_cents": r["assets"],
                                       "liabilities_cents": r["liabilities"], "net_cents": r["assets"] - r["liabilities"]})
@@ -850,8 +849,8 @@ def invite_household_member(db: Db, user_email: str, household: str, member_emai
     u = _user(db, user_email)
     h = _owned_household(db, u, household)
     m = _user(db, member_email)
-    if db.value("SELECT 1 FROM household_members WHERE household_id = ? AND user_id = ?", (h["id"], m["id"])):
-        raise ToolError(f"{m['full_name']} is already in {h['name']}; use change_member_role.")
+    db.none("SELECT 1 FROM household_members WHERE household_id = ? AND user_id = ?", (h["id"], m["id"]),
+            found=f"{m['full_name']} is already in {h['name']}; use change_member_role.")
     db.insert("household_members", {"household_id": h["id"], "user_id": m["id"], "role": role, "joined_at": _now(db)})
     return {"household": h["name"], "member": m["email"], "role": role}
 
@@ -909,9 +908,8 @@ def create_alert(db: Db, user_email: str, alert_type: Literal["low_balance", "la
         a = _account(db, u, account_id)
         if alert_type == "low_balance" and a["account_type"] == "credit_card":
             raise ToolError("low_balance alerts are for checking or savings accounts.")
-    if db.value("SELECT 1 FROM alerts WHERE user_id = ? AND alert_type = ? AND account_id IS ? AND is_active = 1",
-                (u["id"], alert_type, account_id)):
-        raise ToolError(f"An active {alert_type} alert for that account already exists.")
+    db.none("SELECT 1 FROM alerts WHERE user_id = ? AND alert_type = ? AND account_id IS ? AND is_active = 1",
+            (u["id"], alert_type, account_id), found=f"An active {alert_type} alert for that account already exists.")
     aid = db.insert("alerts", {"user_id": u["id"], "alert_type": alert_type, "account_id": account_id,
                                "threshold_cents": cents, "is_active": 1, "created_at": _now(db)})
     return {"alert_id": aid, "alert_type": alert_type}

@@ -28,7 +28,7 @@ import unicodedata
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -82,18 +82,13 @@ class World:
         self.now = ctx.clock.replace(microsecond=0)
         self.today = self.now.date()
         self.start = self.today - timedelta(days=100)
-        self.t: dict[str, list[Row]] = {k: [] for k in [
+        self.t = Tables([
             "users", "households", "household_members", "institutions", "accounts", "categories", "merchants",
             "transactions", "transaction_splits", "budgets", "savings_goals", "goal_contributions", "bills",
-            "bill_payments", "categorization_rules", "net_worth_snapshots", "alerts"]}
+            "bill_payments", "categorization_rules", "net_worth_snapshots", "alerts"])
         self.cat: dict[str, int] = {}
         self.mer: dict[str, Row] = {}
         self.emails: set[str] = set()
-
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
 
     def ts(self, d: date) -> str:
         return datetime.combine(d, time(self.rng.randint(7, 21), self.rng.randint(0, 59))).isoformat()
@@ -103,7 +98,7 @@ class World:
 
     def tx(self, acc: Row, d: date, amount: int, description: str, cat: str | None, merchant: str | None = None,
            note: str = "") -> Row:
-        return self.add("transactions", {
+        return self.t.add("transactions", {
             "account_id": acc["id"], "posted_on": d.isoformat(), "description": description,
             "merchant_id": self.mer[merchant]["id"] if merchant else None,
             "category_id": self.cat[cat] if cat else None, "amount_cents": amount,
@@ -113,19 +108,19 @@ class World:
     # -- reference ------------------------------------------------------------------------------------
     def reference(self) -> None:
         for name, kind in CATEGORIES:
-            self.cat[name] = self.add("categories", {"name": name, "kind": kind})["id"]
+            self.cat[name] = self.t.add("categories", {"name": name, "kind": kind})["id"]
         for name, cat, rng in MERCHANTS:
-            m = self.add("merchants", {"name": name, "default_category_id": self.cat[cat]})
+            m = self.t.add("merchants", {"name": name, "default_category_id": self.cat[cat]})
             m["_cat"], m["_range"] = cat, rng
             self.mer[name] = m
         if self.ctx.distractors:
             for name, cat, rng in MERCHANTS[::4]:
                 alt = name + " Online" if " " in name else name + " Express"
-                m = self.add("merchants", {"name": alt, "default_category_id": self.cat[cat]})
+                m = self.t.add("merchants", {"name": alt, "default_category_id": self.cat[cat]})
                 m["_cat"], m["_range"] = cat, rng
                 self.mer[alt] = m
         for n in INSTITUTIONS:
-            self.add("institutions", {"name": n})
+            self.t.add("institutions", {"name": n})
 
     # -- people and accounts ------------------------------------------------------------------------
     def people(self) -> None:
@@ -137,15 +132,15 @@ class World:
             while e in self.emails:
                 e, n = f"{base}{n}@{ctx.pick(EMAIL_DOMAINS)}", n + 1
             self.emails.add(e)
-            self.add("users", {"full_name": f"{first} {last}", "email": e,
-                               "created_at": self.ts(self.today - timedelta(days=self.rng.randint(120, 900)))})
+            self.t.add("users", {"full_name": f"{first} {last}", "email": e,
+                                 "created_at": self.ts(self.today - timedelta(days=self.rng.randint(120, 900)))})
         if ctx.distractors:
             for u in list(self.t["users"])[::5]:
                 first, last = u["full_name"].split(" ", 1)
                 e = f"{_local(first, last)}.{self.rng.randint(10, 99)}@{ctx.pick(EMAIL_DOMAINS)}"
                 if e not in self.emails:
                     self.emails.add(e)
-                    self.add("users", {"full_name": u["full_name"], "email": e, "created_at": u["created_at"]})
+                    self.t.add("users", {"full_name": u["full_name"], "email": e, "created_at": u["created_at"]})
         masks: set[str] = set()
         for u in self.t["users"]:
             inst = ctx.sample(range(1, len(INSTITUTIONS) + 1), 3)
@@ -159,10 +154,11 @@ class World:
 
     def account(self, u: Row, name: str, kind: str, inst: int, opened: str, masks: set[str]) -> Row:
         mask = self.ctx.unique(lambda: f"{self.rng.randint(0, 9999):04d}", masks)
-        a = self.add("accounts", {"user_id": u["id"], "household_id": None, "institution_id": inst, "name": name,
-                                  "account_type": kind, "mask": mask, "opening_balance_cents": 0, "balance_cents": 0,
-                                  "credit_limit_cents": self.rng.randint(20, 120) * 10000 if kind == "credit_card" else None,
-                                  "status": "active", "opened_at": opened})
+        a = self.t.add("accounts", {"user_id": u["id"], "household_id": None, "institution_id": inst, "name": name,
+                                    "account_type": kind, "mask": mask, "opening_balance_cents": 0, "balance_cents": 0,
+                                    "credit_limit_cents": (self.rng.randint(20, 120) * 10000 if kind == "credit_card"
+                                                           else None),
+                                    "status": "active", "opened_at": opened})
         a["_owner"] = u
         return a
 
@@ -180,12 +176,13 @@ class World:
             last = owner["full_name"].split(" ", 1)[1]
             name = ctx.unique(lambda: f"{last} family" if f"{last} family" not in names else
                               f"{ctx.pick(HOUSEHOLD_WORDS)} Street home", names)
-            h = self.add("households", {"name": name, "created_by": owner["id"],
-                                        "created_at": self.ts(self.today - timedelta(days=self.rng.randint(110, 600)))})
+            h = self.t.add("households", {
+                "name": name, "created_by": owner["id"],
+                "created_at": self.ts(self.today - timedelta(days=self.rng.randint(110, 600)))})
             roles = ["owner", "editor", "viewer"]
             for k, m in enumerate(members):
-                self.add("household_members", {"household_id": h["id"], "user_id": m["id"], "role": roles[k],
-                                               "joined_at": h["created_at"]})
+                self.t.add("household_members", {"household_id": h["id"], "user_id": m["id"], "role": roles[k],
+                                                 "joined_at": h["created_at"]})
             masks = {a["mask"] for a in self.t["accounts"]}
             joint = self.account(owner, f"{name.split(' ')[0]} Joint Checking", "checking", self.rng.randint(1, 3),
                                  h["created_at"], masks)
@@ -207,10 +204,10 @@ class World:
                 part = -amount * self.rng.randint(40, 80) // 100
                 t["category_id"], t["is_split"] = None, 1
                 other = "Home" if m["_cat"] == "Groceries" else "Gifts"
-                self.add("transaction_splits", {"transaction_id": t["id"], "category_id": self.cat[m["_cat"]],
-                                                "amount_cents": -part})
-                self.add("transaction_splits", {"transaction_id": t["id"], "category_id": self.cat[other],
-                                                "amount_cents": amount + part})
+                self.t.add("transaction_splits", {"transaction_id": t["id"], "category_id": self.cat[m["_cat"]],
+                                                  "amount_cents": -part})
+                self.t.add("transaction_splits", {"transaction_id": t["id"], "category_id": self.cat[other],
+                                                  "amount_cents": amount + part})
             if ctx.distractors and ctx.chance(0.1):  # the same purchase again on another day
                 self.tx(acc, self.day(self.start, self.today), amount, mname, cat, mname)
             if m["_cat"] == "Shopping" and ctx.chance(0.08):
@@ -263,11 +260,11 @@ class World:
                 step = {"monthly": 1, "quarterly": 3}[freq]
                 due = date(self.start.year, self.start.month, self.rng.randint(1, 28))
                 overdue = k == 0 and ctx.chance(0.5)
-                b = self.add("bills", {"user_id": u["id"], "name": name, "merchant_id": m["id"],
-                                       "category_id": m["default_category_id"], "account_id": acc["id"],
-                                       "amount_cents": amount, "frequency": freq, "next_due_on": "",
-                                       "autopay": int(ctx.chance(0.5) and not overdue), "status": "active",
-                                       "created_at": self.ts(self.start - timedelta(days=30))})
+                b = self.t.add("bills", {"user_id": u["id"], "name": name, "merchant_id": m["id"],
+                                         "category_id": m["default_category_id"], "account_id": acc["id"],
+                                         "amount_cents": amount, "frequency": freq, "next_due_on": "",
+                                         "autopay": int(ctx.chance(0.5) and not overdue), "status": "active",
+                                         "created_at": self.ts(self.start - timedelta(days=30))})
                 while True:
                     nxt = self.add_months(due, step)
                     if due > self.today or (overdue and nxt > self.today):
@@ -275,9 +272,10 @@ class World:
                     if due >= self.start:
                         paid = due - timedelta(days=self.rng.randint(0, 3))
                         t = self.tx(acc, max(paid, self.start), -amount, name, m["_cat"], merchant)
-                        self.add("bill_payments", {"bill_id": b["id"], "account_id": acc["id"], "transaction_id": t["id"],
-                                                   "due_on": due.isoformat(), "amount_cents": amount,
-                                                   "paid_on": t["posted_on"]})
+                        self.t.add("bill_payments", {"bill_id": b["id"], "account_id": acc["id"],
+                                                     "transaction_id": t["id"], "due_on": due.isoformat(),
+                                                     "amount_cents": amount,
+                                                     "paid_on": t["posted_on"]})
                     due = nxt
                 b["next_due_on"] = due.isoformat()
 
@@ -295,9 +293,10 @@ class World:
         for u in self.t["users"]:
             for name in ctx.sample(GOALS, self.rng.randint(1, 2)):
                 target = self.rng.randint(20, 150) * 10000
-                g = self.add("savings_goals", {"user_id": u["id"], "name": name, "target_cents": target, "saved_cents": 0,
-                                               "target_date": (self.today + timedelta(days=self.rng.randint(60, 500))).isoformat(),
-                                               "status": "active", "created_at": self.ts(self.start)})
+                g = self.t.add("savings_goals", {
+                    "user_id": u["id"], "name": name, "target_cents": target, "saved_cents": 0,
+                    "target_date": (self.today + timedelta(days=self.rng.randint(60, 500))).isoformat(),
+                    "status": "active", "created_at": self.ts(self.start)})
                 saved = 0
                 for _ in range(self.rng.randint(0, 4)):
                     src = u["_savings"] if u["_savings"] and ctx.chance(0.5) else u["_checking"]
@@ -306,9 +305,9 @@ class World:
                         break
                     d = self.day(self.start, self.today - timedelta(days=2))
                     t = self.tx(src, d, -amt, f"Transfer to goal: {name}", "Transfers")
-                    self.add("goal_contributions", {"goal_id": g["id"], "from_account_id": src["id"],
-                                                    "transaction_id": t["id"], "amount_cents": amt,
-                                                    "contributed_on": d.isoformat()})
+                    self.t.add("goal_contributions", {"goal_id": g["id"], "from_account_id": src["id"],
+                                                      "transaction_id": t["id"], "amount_cents": amt,
+                                                      "contributed_on": d.isoformat()})
                     saved += amt
                 g["saved_cents"] = saved
 
@@ -321,9 +320,9 @@ class World:
             used = sorted({t["merchant_id"] for t in self.t["transactions"] if t["account_id"] in own and t["merchant_id"]})
             for mid in ctx.sample(used, 1):
                 m = self.t["merchants"][mid - 1]
-                self.add("categorization_rules", {"user_id": u["id"], "merchant_id": mid,
-                                                  "category_id": m["default_category_id"],
-                                                  "created_at": self.ts(self.start - timedelta(days=5))})
+                self.t.add("categorization_rules", {"user_id": u["id"], "merchant_id": mid,
+                                                    "category_id": m["default_category_id"],
+                                                    "created_at": self.ts(self.start - timedelta(days=5))})
                 for t in self.t["transactions"]:
                     if t["account_id"] in own and t["merchant_id"] == mid and not t["is_split"]:
                         t["category_id"] = m["default_category_id"]
@@ -370,14 +369,16 @@ class World:
                     limit = max(5000, int(spent[cid] * factor) // 1000 * 1000)
                     if limit == spent[cid]:
                         limit += 1000
-                    self.add("budgets", {"user_id": u["id"], "month": month, "category_id": cid, "limit_cents": limit,
-                                         "created_at": self.ts(date.fromisoformat(month + "-01") - timedelta(days=2))})
+                    self.t.add("budgets", {
+                        "user_id": u["id"], "month": month, "category_id": cid, "limit_cents": limit,
+                        "created_at": self.ts(date.fromisoformat(month + "-01") - timedelta(days=2))})
                 if month == this and ctx.chance(0.5):
                     extra = [c for c in (self.cat["Travel"], self.cat["Gifts"], self.cat["Education"]) if c not in spent]
                     for cid in extra[:1]:
-                        self.add("budgets", {"user_id": u["id"], "month": month, "category_id": cid,
-                                             "limit_cents": self.rng.randint(5, 30) * 1000,
-                                             "created_at": self.ts(date.fromisoformat(month + "-01") - timedelta(days=2))})
+                        self.t.add("budgets", {
+                            "user_id": u["id"], "month": month, "category_id": cid,
+                            "limit_cents": self.rng.randint(5, 30) * 1000,
+                            "created_at": self.ts(date.fromisoformat(month + "-01") - timedelta(days=2))})
 
     def snapshots(self) -> None:
         ctx = self.ctx
@@ -397,20 +398,22 @@ class World:
                         liab += a["opening_balance_cents"] - s
                     else:
                         assets += a["opening_balance_cents"] + s
-                self.add("net_worth_snapshots", {"user_id": u["id"], "taken_on": d.isoformat(), "assets_cents": assets,
-                                                 "liabilities_cents": liab, "net_cents": assets - liab})
+                self.t.add("net_worth_snapshots", {"user_id": u["id"], "taken_on": d.isoformat(),
+                                                   "assets_cents": assets, "liabilities_cents": liab,
+                                                   "net_cents": assets - liab})
 
     def alerts(self) -> None:
         ctx = self.ctx
         for u in self.t["users"]:
             if ctx.chance(0.5):
-                self.add("alerts", {"user_id": u["id"], "alert_type": "low_balance", "account_id": u["_checking"]["id"],
-                                    "threshold_cents": self.rng.randint(2, 10) * 10000, "is_active": 1,
-                                    "created_at": self.ts(self.start)})
+                self.t.add("alerts", {"user_id": u["id"], "alert_type": "low_balance",
+                                      "account_id": u["_checking"]["id"],
+                                      "threshold_cents": self.rng.randint(2, 10) * 10000, "is_active": 1,
+                                      "created_at": self.ts(self.start)})
             if ctx.chance(0.3):
-                self.add("alerts", {"user_id": u["id"], "alert_type": "bill_due", "account_id": None,
-                                    "threshold_cents": None, "is_active": int(ctx.chance(0.8)),
-                                    "created_at": self.ts(self.start)})
+                self.t.add("alerts", {"user_id": u["id"], "alert_type": "bill_due", "account_id": None,
+                                      "threshold_cents": None, "is_active": int(ctx.chance(0.8)),
+                                      "created_at": self.ts(self.start)})
 
     def rows(self) -> dict[str, list[Row]]:
         return {k: [{c: v for c, v in r.items() if not c.startswith("_")} for r in rows] for k, rows in self.t.items()}

@@ -12,7 +12,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, filters, like_contains, parse_day, tool
+from awm.tooling import Db, ToolError, clean_text, filters, like_any, like_contains, parse_day, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -318,15 +318,13 @@ def find_users(db: Db, query: str | None = None, team_key: str | None = None, in
     """
     _limit(limit)
     team_id = _team(db, team_key)["id"] if team_key else None
-    like = _like(query)
+    who, words = like_any(query, "u.full_name", "u.email", "u.job_title", optional=True)
     rows = db.query(
         "SELECT u.full_name AS name, u.email, u.job_title, u.org_role, o.name AS organization, u.is_active AS active "
-        "FROM users u JOIN organizations o ON o.id = u.org_id "
-        "WHERE (? IS NULL OR u.full_name LIKE ? ESCAPE '\\' OR u.email LIKE ? ESCAPE '\\' "
-        "OR u.job_title LIKE ? ESCAPE '\\') "
+        f"FROM users u JOIN organizations o ON o.id = u.org_id WHERE {who} "
         "AND (? IS NULL OR EXISTS (SELECT 1 FROM team_members tm WHERE tm.team_id = ? AND tm.user_id = u.id)) "
         "AND (? = 1 OR u.is_active = 1) ORDER BY u.full_name LIMIT ?",
-        (like, like, like, like, team_id, team_id, 1 if include_inactive else 0, limit))
+        (*words, team_id, team_id, 1 if include_inactive else 0, limit))
     for r in rows:
         r["active"] = bool(r["active"])
     return {"count": len(rows), "users": rows}
@@ -972,19 +970,8 @@ def update_issue(db: Db, issue_key: str, actor_email: str, title: str | None = N
         changes.append(("due_date", i["due_date"], None))
     if not changes:
         raise ToolError(f"Nothing to change: pass at least one field that differs from {i['key']}'s current values.")
-    for field, old, new in changes:
-        if field == "title":
-            db.execute("UPDATE issues SET title = ? WHERE id = ?", (new, i["id"]))
-        elif field == "description":
-            db.execute("UPDATE issues SET description = ? WHERE id = ?", (new, i["id"]))
-        elif field == "priority":
-            db.execute("UPDATE issues SET priority = ? WHERE id = ?", (new, i["id"]))
-        elif field == "issue_type":
-            db.execute("UPDATE issues SET issue_type = ? WHERE id = ?", (new, i["id"]))
-        elif field == "story_points":
-            db.execute("UPDATE issues SET story_points = ? WHERE id = ?", (new, i["id"]))
-        else:
-            db.execute("UPDATE issues SET due_date = ? WHERE id = ?", (new, i["id"]))
+    for field, old, new in changes:  # field: one of the issue columns named above
+        db.execute(f"UPDATE issues SET {field} = ? WHERE id = ?", (new, i["id"]))
         _log(db, actor["id"], "field_changed", issue_id=i["id"], field=field, old=old, new=new)
     _touch(db, i["id"])
     return {"key": i["key"], "changed": {f: {"from": o, "to": n} for f, o, n in changes}}
@@ -1126,9 +1113,8 @@ def add_dependency(db: Db, blocked_issue_key: str, blocker_issue_key: str, actor
     if blocked["org_id"] != blocker["org_id"]:
         raise ToolError("Dependencies can only link issues of the same organisation.")
     _unresolved(blocked)
-    if db.value("SELECT 1 FROM issue_dependencies WHERE blocker_id = ? AND blocked_id = ?",
-                (blocker["id"], blocked["id"])) is not None:
-        raise ToolError(f"{blocker['key']} already blocks {blocked['key']}.")
+    db.none("SELECT 1 FROM issue_dependencies WHERE blocker_id = ? AND blocked_id = ?", (blocker["id"], blocked["id"]),
+            found=f"{blocker['key']} already blocks {blocked['key']}.")
     # a cycle appears if the blocker already (directly or indirectly) waits for the blocked issue
     path = {blocked["id"]: [blocked["key"]]}
     frontier = [blocked["id"]]
@@ -1190,8 +1176,8 @@ def add_label(db: Db, issue_key: str, label_name: str, actor_email: str) -> dict
     """
     i, actor = _editable_issue(db, issue_key, actor_email)
     lab = _label(db, i["project_id"], i["project_key"], label_name)
-    if db.value("SELECT 1 FROM issue_labels WHERE issue_id = ? AND label_id = ?", (i["id"], lab["id"])) is not None:
-        raise ToolError(f"{i['key']} already has the label {lab['name']!r}.")
+    db.none("SELECT 1 FROM issue_labels WHERE issue_id = ? AND label_id = ?", (i["id"], lab["id"]),
+            found=f"{i['key']} already has the label {lab['name']!r}.")
     db.insert("issue_labels", {"issue_id": i["id"], "label_id": lab["id"]})
     _log(db, actor["id"], "label_added", issue_id=i["id"], field="labels", new=lab["name"])
     return {"key": i["key"], "label_added": lab["name"]}
@@ -1234,8 +1220,8 @@ def create_label(db: Db, project_key: str, name: str, color: str, actor_email: s
     c = color.strip().lower()
     if not re.fullmatch(r"#[0-9a-f]{6}", c):
         raise ToolError("color must be a hex colour like '#1d76db'.")
-    if db.value("SELECT 1 FROM labels WHERE project_id = ? AND name = ?", (p["id"], n)) is not None:
-        raise ToolError(f"{p['key']} already has a label {n!r}.")
+    db.none("SELECT 1 FROM labels WHERE project_id = ? AND name = ?", (p["id"], n),
+            found=f"{p['key']} already has a label {n!r}.")
     db.insert("labels", {"project_id": p["id"], "name": n, "color": c})
     _log(db, actor["id"], "label_created", project_id=p["id"], field="labels", new=n)
     return {"project": p["key"], "label": n, "color": c}
@@ -1447,8 +1433,8 @@ def create_sprint(db: Db, team_key: str, name: str, start_date: str, end_date: s
     t = _team(db, team_key)
     actor = _lead_or_admin(db, actor_email, t["id"], t["org_id"], "plan sprints")
     n = clean_text(name, "name", 3, 80)
-    if db.value("SELECT 1 FROM sprints WHERE team_id = ? AND lower(name) = lower(?)", (t["id"], n)) is not None:
-        raise ToolError(f"The {t['name']} team already has a sprint named {n!r}.")
+    db.none("SELECT 1 FROM sprints WHERE team_id = ? AND lower(name) = lower(?)", (t["id"], n),
+            found=f"The {t['name']} team already has a sprint named {n!r}.")
     d1, d2 = _date(start_date, "start_date"), _date(end_date, "end_date")
     if d2 <= d1:
         raise ToolError("end_date must be after start_date.")

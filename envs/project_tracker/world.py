@@ -37,7 +37,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -432,20 +432,27 @@ def _local(first: str, last: str) -> str:
     return re.sub(r"[^a-z]", "", _ascii(first)) + "." + re.sub(r"[^a-z]", "", _ascii(last))
 
 
+def _public(rows: list[Row]) -> list[Row]:
+    """The rows without the builder's private ``_`` fields."""
+    return [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+
+
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
         self.rng = ctx.rng
         self.clock = ctx.clock.replace(microsecond=0)
         self.today = ctx.today
-        self.users: list[Row] = []
-        self.orgs: list[Row] = []
-        self.teams: list[Row] = []
-        self.members: list[Row] = []
-        self.projects: list[Row] = []
-        self.milestones: list[Row] = []
-        self.sprints: list[Row] = []
-        self.labels: list[Row] = []
+        # rows numbered as they come (some with private "_" fields the rows() strip)
+        self.T = Tables(["organizations", "users", "teams", "team_members", "projects", "milestones", "sprints",
+                         "labels", "issue_labels", "watchers", "issue_dependencies"])
+        self.users = self.T["users"]
+        self.orgs = self.T["organizations"]
+        self.teams = self.T["teams"]
+        self.projects = self.T["projects"]
+        self.milestones = self.T["milestones"]
+        self.sprints = self.T["sprints"]
+        self.labels = self.T["labels"]
         self.issues: list[Row] = []  # skeletons; ids assigned at the end
         self.deps: list[tuple[Row, Row, Row, datetime]] = []
         self.names: set[str] = set()  # membership only, never iterated
@@ -502,19 +509,18 @@ class _World:
             rate = 400 * self.rng.randint(16, 26)
         if created is None:
             created = max(org["created"].date(), self.today - timedelta(days=self.rng.randint(60, 1500)))
-        u = {"id": len(self.users) + 1, "org_id": org["id"], "full_name": full, "email": email, "org_role": role,
-             "job_title": job, "timezone": self.rng.choice(org["tz"]), "hourly_rate_cents": rate,
-             "max_active_issues": self.ctx.weighted({6: 6, 5: 2, 8: 2, 7: 1}), "is_active": active,
-             "created_at": _ts(datetime.combine(created, time(9, 0))),
-             "_org": org, "_teams": [], "_first": fn, "_last": ln}
-        self.users.append(u)
+        u = self.T.add("users", {"org_id": org["id"], "full_name": full, "email": email, "org_role": role,
+                                 "job_title": job, "timezone": self.rng.choice(org["tz"]), "hourly_rate_cents": rate,
+                                 "max_active_issues": self.ctx.weighted({6: 6, 5: 2, 8: 2, 7: 1}), "is_active": active,
+                                 "created_at": _ts(datetime.combine(created, time(9, 0))),
+                                 "_org": org, "_teams": [], "_first": fn, "_last": ln})
         self.active_count[u["id"]] = 0
         return u
 
     def join(self, team: Row, user: Row, role: str = "member") -> None:
         joined = max(datetime.fromisoformat(user["created_at"]), team["_created"])
-        self.members.append({"id": len(self.members) + 1, "team_id": team["id"], "user_id": user["id"],
-                             "team_role": role, "joined_at": _ts(joined)})
+        self.T.add("team_members", {"team_id": team["id"], "user_id": user["id"], "team_role": role,
+                                    "joined_at": _ts(joined)})
         user["_teams"].append(team)
         team["_members"].append((user, role))
 
@@ -538,10 +544,10 @@ class _World:
         project_usage: dict[str, int] = {}
         for oi, (name, slug, domain, country, plan, tz) in enumerate(chosen):
             created = datetime.combine(self.today - timedelta(days=rng.randint(700, 1800)), time(9, 0))
-            org = {"id": oi + 1, "name": name, "slug": slug, "plan": plan, "billing_email":
-                   f"{rng.choice(['billing', 'finance', 'accounts'])}@{domain}", "country": country,
-                   "created_at": _ts(created), "domain": domain, "tz": tz, "created": created}
-            self.orgs.append(org)
+            org = self.T.add("organizations", {
+                "name": name, "slug": slug, "plan": plan,
+                "billing_email": f"{rng.choice(['billing', 'finance', 'accounts'])}@{domain}", "country": country,
+                "created_at": _ts(created), "domain": domain, "tz": tz, "created": created})
             small_teams = 3 if oi == 0 else (2 if ctx.chance(0.2) else 1)
             n_teams = rng.randint(5, 7) if ctx.large else small_teams
             # team types: least used first, so a large world spreads over every type
@@ -558,11 +564,10 @@ class _World:
             for ti, tt in enumerate(types):
                 type_usage[tt["key"]] = type_usage.get(tt["key"], 0) + 1
                 tcreated = created + timedelta(days=rng.randint(0, 300), hours=rng.randint(0, 5))
-                team = {"id": len(self.teams) + 1, "org_id": org["id"], "name": tt["name"],
-                        "key": self.unique_key(tt["key"], self.team_keys, 8), "description": tt["desc"],
-                        "created_at": _ts(tcreated), "_created": tcreated, "_type": tt, "_org": org,
-                        "_members": [], "_projects": []}
-                self.teams.append(team)
+                team = self.T.add("teams", {
+                    "org_id": org["id"], "name": tt["name"], "key": self.unique_key(tt["key"], self.team_keys, 8),
+                    "description": tt["desc"], "created_at": _ts(tcreated), "_created": tcreated, "_type": tt,
+                    "_org": org, "_members": [], "_projects": []})
                 org["_teams"].append(team)
                 lead = self.person(org, tt["lead"], rate=400 * rng.randint(25, 28))
                 self.join(team, lead, "lead")
@@ -643,13 +648,13 @@ class _World:
                 break
             name = pt["name"] + variant
         self.project_names.add(name)
-        p = {"id": len(self.projects) + 1, "team_id": team["id"], "key": self.unique_key(pt["key"], self.project_keys),
-             "name": name, "description": pt["desc"], "status": status, "lead_id": lead["id"],
-             "next_issue_number": 1, "budget_cents": 100000 * rng.randint(20, 250),
-             "start_date": start.isoformat(), "target_date": target.isoformat() if target else None,
-             "created_at": _ts(created), "_team": team, "_type": pt, "_created": created, "_start": start,
-             "_issues": [], "_milestones": [], "_labels": {}}
-        self.projects.append(p)
+        p = self.T.add("projects", {
+            "team_id": team["id"], "key": self.unique_key(pt["key"], self.project_keys),
+            "name": name, "description": pt["desc"], "status": status, "lead_id": lead["id"],
+            "next_issue_number": 1, "budget_cents": 100000 * rng.randint(20, 250),
+            "start_date": start.isoformat(), "target_date": target.isoformat() if target else None,
+            "created_at": _ts(created), "_team": team, "_type": pt, "_created": created, "_start": start,
+            "_issues": [], "_milestones": [], "_labels": {}})
         team["_projects"].append(p)
         # milestones
         ms = pt["milestones"][: rng.randint(1, len(pt["milestones"]))] if not self.ctx.large else pt["milestones"]
@@ -660,15 +665,13 @@ class _World:
                 due, mstatus = self.today - timedelta(days=rng.randint(5, 30)), "closed"
             else:
                 due, mstatus = self.today + timedelta(days=rng.randint(7, 40) + 30 * mi), "open"
-            m = {"id": len(self.milestones) + 1, "project_id": p["id"], "name": mname, "description": mdesc,
-                 "due_date": due.isoformat(), "status": mstatus, "_due": due}
-            self.milestones.append(m)
+            m = self.T.add("milestones", {"project_id": p["id"], "name": mname, "description": mdesc,
+                                          "due_date": due.isoformat(), "status": mstatus, "_due": due})
             p["_milestones"].append(m)
         # labels
         for name in pt["labels"]:
-            lab = {"id": len(self.labels) + 1, "project_id": p["id"], "name": name,
-                   "color": COLORS[sum(map(ord, name)) % len(COLORS)]}
-            self.labels.append(lab)
+            lab = self.T.add("labels", {"project_id": p["id"], "name": name,
+                                        "color": COLORS[sum(map(ord, name)) % len(COLORS)]})
             p["_labels"][name] = lab
 
     # -- sprints ----------------------------------------------------------------------------------
@@ -689,13 +692,12 @@ class _World:
                 no = first_no + n_closed + k
                 name = f"{short} Sprint {no}" if style < 0.6 else f"{short} S{no}"
                 status = "closed" if k < 0 else ("active" if k == 0 else "planned")
-                s = {"id": len(self.sprints) + 1, "team_id": team["id"], "name": name, "goal": "",
-                     "start_date": start.isoformat(), "end_date": end.isoformat(), "status": status,
-                     "capacity_points": 0, "completed_points": None, "closed_at": None,
-                     "_start": start, "_end": end, "_team": team, "_issues": []}
+                s = self.T.add("sprints", {
+                    "team_id": team["id"], "name": name, "goal": "", "start_date": start.isoformat(),
+                    "end_date": end.isoformat(), "status": status, "capacity_points": 0, "completed_points": None,
+                    "closed_at": None, "_start": start, "_end": end, "_team": team, "_issues": []})
                 if status == "closed":
                     s["closed_at"] = _ts(datetime.combine(end, time(rng.randint(15, 17), rng.choice(range(0, 60, 5)))))
-                self.sprints.append(s)
                 team["_sprints"].append(s)
             comps = team["_type"]["components"]
             for s in team["_sprints"]:
@@ -1071,8 +1073,6 @@ class _World:
                 "updated_at": _ts(i["_updated"]),
                 "resolved_at": _ts(i["_resolved"]) if i["status"] in RESOLVED else None})
 
-        labels_rows = [{k: v for k, v in lab.items() if not k.startswith("_")} for lab in self.labels]
-        issue_labels: list[Row] = []
         for i in issue_rows:
             names = list(i["_project"]["_labels"])
             k = ctx.weighted({0: 2, 1: 5, 2: 2})
@@ -1083,17 +1083,14 @@ class _World:
                 if name not in chosen and len(chosen) < max(k, 1):
                     chosen.append(name)
             for name in chosen:
-                issue_labels.append({"id": len(issue_labels) + 1, "issue_id": i["id"],
-                                     "label_id": i["_project"]["_labels"][name]["id"]})
+                self.T.add("issue_labels", {"issue_id": i["id"], "label_id": i["_project"]["_labels"][name]["id"]})
 
-        watchers: list[Row] = []
         for i in issue_rows:
             ppl = [i["_reporter"]]
             if i["_assignee"] is not None and i["_assignee"] is not i["_reporter"]:
                 ppl.append(i["_assignee"])
             for u in ppl:
-                watchers.append({"id": len(watchers) + 1, "issue_id": i["id"], "user_id": u["id"],
-                                 "added_at": _ts(i["_created"])})
+                self.T.add("watchers", {"issue_id": i["id"], "user_id": u["id"], "added_at": _ts(i["_created"])})
 
         comments: list[Row] = []
         for i in issue_rows:
@@ -1115,34 +1112,32 @@ class _World:
 
         time_logs = self.time_logs(issue_rows)
 
-        deps: list[Row] = []
         for a, b, who, when in self.deps:
-            deps.append({"id": len(deps) + 1, "blocker_id": a["id"], "blocked_id": b["id"], "created_by": who["id"],
-                         "created_at": _ts(when)})
+            self.T.add("issue_dependencies", {"blocker_id": a["id"], "blocked_id": b["id"], "created_by": who["id"],
+                                              "created_at": _ts(when)})
 
         activity = self.activity(issue_rows, time_logs)
 
-        sprints = [{k: v for k, v in s.items() if not k.startswith("_")} for s in self.sprints]
         return {
             "organizations": [{k: v for k, v in o.items() if k in (
                 "id", "name", "slug", "plan", "billing_email", "country", "created_at")} for o in self.orgs],
-            "users": [{k: v for k, v in u.items() if not k.startswith("_")} for u in self.users],
-            "teams": [{k: v for k, v in t.items() if not k.startswith("_")} for t in self.teams],
-            "team_members": self.members,
-            "projects": [{k: v for k, v in p.items() if not k.startswith("_")} for p in self.projects],
-            "milestones": [{k: v for k, v in m.items() if not k.startswith("_")} for m in self.milestones],
-            "sprints": sprints,
+            "users": _public(self.users),
+            "teams": _public(self.teams),
+            "team_members": self.T["team_members"],
+            "projects": _public(self.projects),
+            "milestones": _public(self.milestones),
+            "sprints": _public(self.sprints),
             "workflow_transitions": [
                 {"id": n + 1, "from_status": a, "to_status": b, "name": name, "requires_assignee": ra,
                  "requires_unblocked": ru, "requires_reviewer": rr}
                 for n, (a, b, name, ra, ru, rr) in enumerate(WORKFLOW)],
             "issues": out_issues,
-            "labels": labels_rows,
-            "issue_labels": issue_labels,
+            "labels": _public(self.labels),
+            "issue_labels": self.T["issue_labels"],
             "comments": comments,
             "time_logs": time_logs,
-            "issue_dependencies": deps,
-            "watchers": watchers,
+            "issue_dependencies": self.T["issue_dependencies"],
+            "watchers": self.T["watchers"],
             "activity_log": activity,
         }
 

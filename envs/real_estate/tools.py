@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, parse_day, parse_moment, tool
+from awm.tooling import Db, ToolError, filters, like_any, like_contains, parse_day, parse_moment, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import iso_seconds as _ts
 from awm.tooling import now_iso as _now
@@ -84,10 +84,9 @@ def _own_listing(db: Db, actor_email: str, reference: str) -> tuple[dict[str, An
     """The acting agent and the listing, which must belong to the agent's agency."""
     actor = _agent(db, actor_email, "acting agent")
     listing = _listing(db, reference)
-    if listing["agency_id"] != actor["agency_id"]:
-        raise ToolError(f"Listing {listing['reference']} belongs to {listing['agency_name']}; "
-                        f"{actor['full_name']} works at {actor['agency_name']} and cannot change it. Only agents of "
-                        "the listing's own agency may edit it.")
+    require_owner(listing, "agency_id", actor["agency_id"],
+                  f"Listing {listing['reference']} belongs to {listing['agency_name']}; {actor['full_name']} works at "
+                  f"{actor['agency_name']} and cannot change it. Only agents of the listing's own agency may edit it.")
     return actor, listing
 
 
@@ -143,9 +142,9 @@ def _listing_out(r: dict[str, Any]) -> dict[str, Any]:
 def _own_offer(db: Db, client_email: str, offer_id: int, hint: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The acting buyer and one of their own offers (``hint`` ends the refusal when it is not theirs)."""
     c = _client(db, client_email)
-    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,))
-    if o is None or o["client_id"] != c["id"]:
-        raise ToolError(f"{c['full_name']} has no offer with id {offer_id}; {hint}.")
+    refusal = f"{c['full_name']} has no offer with id {offer_id}; {hint}."
+    o = db.one("SELECT * FROM offers WHERE id = ?", (offer_id,), missing=refusal)
+    require_owner(o, "client_id", c["id"], refusal)
     return c, o
 
 
@@ -193,12 +192,11 @@ def find_agents(db: Db, query: str | None = None, agency: str | None = None, lim
     """
     _limit(limit)
     agency_id = _agency(db, agency)["id"] if agency else None
-    q = like_contains((query or '').strip())
+    who, params = like_any((query or '').strip(), "a.full_name", "a.email")
     return db.query("SELECT a.full_name, a.email, a.phone, a.role, a.is_active, g.code AS agency, g.name AS agency_name "
-                    "FROM agents a JOIN agencies g ON g.id = a.agency_id WHERE (a.full_name LIKE ? ESCAPE '\\' "
-                    "OR a.email LIKE ? ESCAPE '\\') "
+                    f"FROM agents a JOIN agencies g ON g.id = a.agency_id WHERE {who} "
                     "AND (? IS NULL OR a.agency_id = ?) ORDER BY a.full_name, a.id LIMIT ?",
-                    (q, q, agency_id, agency_id, limit))
+                    (*params, agency_id, agency_id, limit))
 
 
 @tool
@@ -323,10 +321,9 @@ def find_clients(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip())
-    return db.query("SELECT full_name, email, phone, client_type FROM clients "
-                    "WHERE full_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
-                    "ORDER BY full_name, id LIMIT ?", (q, q, limit))
+    who, params = like_any(query.strip(), "full_name", "email")
+    return db.query(f"SELECT full_name, email, phone, client_type FROM clients WHERE {who} "
+                    "ORDER BY full_name, id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -394,11 +391,8 @@ def list_viewings(db: Db, listing_reference: str | None = None, client_email: st
         raise ToolError("Give a listing_reference, a client_email or an agent_email.")
     lid = _listing(db, listing_reference)["id"] if listing_reference else None
     cid = _client(db, client_email)["id"] if client_email else None
-    aid = None
-    if agent_email:
-        aid = db.value("SELECT id FROM agents WHERE lower(email) = lower(?)", (agent_email.strip(),))
-        if aid is None:
-            raise ToolError(f"No agent with e-mail {agent_email!r}.")
+    aid = db.one("SELECT id FROM agents WHERE lower(email) = lower(?)", (agent_email.strip(),),
+                 missing=f"No agent with e-mail {agent_email!r}.")["id"] if agent_email else None
     d1 = _day(date_from, "date_from") if date_from else None
     d2 = _day(date_to, "date_to") if date_to else None
     where, params = filters(("v.listing_id = ?", lid), ("v.client_id = ?", cid), ("v.agent_id = ?", aid),
@@ -552,9 +546,9 @@ def create_listing(db: Db, actor_email: str, property_id: int, listing_type: Lis
     actor = _agent(db, actor_email, "acting agent")
     p = db.one("SELECT * FROM properties WHERE id = ?", (property_id,),
                missing=f"No property with id {property_id}. Use find_properties to look it up.")
-    if p["agency_id"] != actor["agency_id"]:
-        raise ToolError(f"Property {property_id} ({p['address']}) is not on {actor['agency_name']}'s books; an agent "
-                        "can only list their own agency's properties.")
+    require_owner(p, "agency_id", actor["agency_id"],
+                  f"Property {property_id} ({p['address']}) is not on {actor['agency_name']}'s books; an agent can "
+                  "only list their own agency's properties.")
     if price <= 0:
         raise ToolError("price must be a positive number of dollars")
     if not headline.strip():
@@ -698,16 +692,14 @@ def add_property_photo(db: Db, actor_email: str, property_id: int, filename: str
     actor = _agent(db, actor_email, "acting agent")
     p = db.one("SELECT * FROM properties WHERE id = ?", (property_id,),
                missing=f"No property with id {property_id}. Use find_properties to look it up.")
-    if p["agency_id"] != actor["agency_id"]:
-        raise ToolError(f"Property {property_id} is not on {actor['agency_name']}'s books.")
+    require_owner(p, "agency_id", actor["agency_id"], f"Property {property_id} is not on {actor['agency_name']}'s books.")
     name = filename.strip()
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.(jpe?g|png|webp)", name, re.I):
         raise ToolError("filename must be a plain file name ending in .jpg, .jpeg, .png or .webp, e.g. 'garden.jpg'")
     if width_px < 800 or height_px < 600:
         raise ToolError("Photos must be at least 800x600 pixels.")
-    if db.value("SELECT 1 FROM property_photos WHERE property_id = ? AND lower(filename) = lower(?)",
-                (property_id, name)):
-        raise ToolError(f"{p['address']} already has a photo named {name!r}.")
+    db.none("SELECT 1 FROM property_photos WHERE property_id = ? AND lower(filename) = lower(?)", (property_id, name),
+            found=f"{p['address']} already has a photo named {name!r}.")
     count = db.value("SELECT COUNT(*) FROM property_photos WHERE property_id = ?", (property_id,))
     if count >= MAX_PHOTOS:
         raise ToolError(f"{p['address']} already has {MAX_PHOTOS} photos, the most allowed.")
@@ -781,8 +773,7 @@ def update_commission_status(db: Db, actor_email: str, commission_id: int,
     actor = _agent(db, actor_email, "acting agent")
     c = db.one("SELECT * FROM commissions WHERE id = ?", (commission_id,),
                missing=f"No commission with id {commission_id}. Use list_commissions to find it.")
-    if c["agency_id"] != actor["agency_id"]:
-        raise ToolError("That commission belongs to another agency.")
+    require_owner(c, "agency_id", actor["agency_id"], "That commission belongs to another agency.")
     if actor["role"] != "manager":
         raise ToolError(f"{actor['full_name']} is not a manager; only a manager of {actor['agency_name']} can "
                         "invoice or mark commissions paid.")
@@ -822,10 +813,10 @@ def schedule_viewing(db: Db, client_email: str, reference: str, starts_at: str,
         raise ToolError(f"Listing {l['reference']} is {l['status']}; viewings can only be booked on active listings.")
     start = _future_start(db, starts_at, 15, "Viewings start on the quarter hour (:00, :15, :30 or :45).")
     end = start + timedelta(minutes=duration_minutes)
-    if db.value("SELECT 1 FROM viewings WHERE listing_id = ? AND client_id = ? AND status = 'scheduled'",
-                (l["id"], c["id"])):
-        raise ToolError(f"{c['full_name']} already has a viewing of {l['reference']} scheduled; reschedule by "
-                        "cancelling it first.")
+    db.none("SELECT 1 FROM viewings WHERE listing_id = ? AND client_id = ? AND status = 'scheduled'",
+            (l["id"], c["id"]),
+            found=f"{c['full_name']} already has a viewing of {l['reference']} scheduled; reschedule by cancelling it "
+                  "first.")
     why = _agent_conflict(db, l["agent_id"], start, end)
     if why:
         raise ToolError(f"{l['agent_name']} cannot show {l['reference']} then: {why}. Use get_agent_schedule to pick "
@@ -917,9 +908,9 @@ def schedule_open_house(db: Db, actor_email: str, reference: str, starts_at: str
     if not 1 <= capacity <= 60:
         raise ToolError("capacity must be between 1 and 60.")
     end = start + timedelta(minutes=duration_minutes)
-    if db.value("SELECT 1 FROM open_houses WHERE listing_id = ? AND status = 'scheduled' "
-                "AND substr(starts_at, 1, 10) = ?", (l["id"], start.date().isoformat())):
-        raise ToolError(f"{l['reference']} already has an open house on {start.date().isoformat()}.")
+    db.none("SELECT 1 FROM open_houses WHERE listing_id = ? AND status = 'scheduled' AND substr(starts_at, 1, 10) = ?",
+            (l["id"], start.date().isoformat()),
+            found=f"{l['reference']} already has an open house on {start.date().isoformat()}.")
     why = _agent_conflict(db, actor["id"], start, end)
     if why:
         raise ToolError(f"{actor['full_name']} cannot host then: {why}. Use get_agent_schedule to pick a free slot.")
@@ -1024,8 +1015,8 @@ def respond_to_offer(db: Db, actor_email: str, offer_id: int, decision: Literal[
                missing=f"No offer with id {offer_id}. Use list_offers with the listing reference.")
     l = db.one("SELECT l.*, g.name AS agency_name FROM listings l JOIN agencies g ON g.id = l.agency_id "
                "WHERE l.id = ?", (o["listing_id"],))
-    if l["agency_id"] != actor["agency_id"]:
-        raise ToolError(f"Offer {offer_id} is on a {l['agency_name']} listing; {actor['full_name']} cannot answer it.")
+    require_owner(l, "agency_id", actor["agency_id"],
+                  f"Offer {offer_id} is on a {l['agency_name']} listing; {actor['full_name']} cannot answer it.")
     now = _now(db)
     if decision != "counter" and counter_amount is not None:
         raise ToolError("counter_amount is only used with decision 'counter'.")
@@ -1124,8 +1115,8 @@ def add_favourite(db: Db, client_email: str, reference: str) -> dict:
     l = _listing(db, reference)
     if l["status"] not in ("active", "under_offer"):
         raise ToolError(f"Listing {l['reference']} is {l['status']}; only listings on the market can be favourited.")
-    if db.value("SELECT 1 FROM favourites WHERE client_id = ? AND listing_id = ?", (c["id"], l["id"])):
-        raise ToolError(f"{l['reference']} is already in {c['full_name']}'s favourites.")
+    db.none("SELECT 1 FROM favourites WHERE client_id = ? AND listing_id = ?", (c["id"], l["id"]),
+            found=f"{l['reference']} is already in {c['full_name']}'s favourites.")
     db.insert("favourites", {"client_id": c["id"], "listing_id": l["id"], "created_at": _now(db)})
     return {"reference": l["reference"], "favourited": True}
 
@@ -1154,8 +1145,8 @@ def create_saved_search(db: Db, client_email: str, name: str, listing_type: List
         raise ToolError("min_bedrooms must be between 0 and 10")
     if max_price is not None and max_price <= 0:
         raise ToolError("max_price must be positive")
-    if db.value("SELECT 1 FROM saved_searches WHERE client_id = ? AND lower(name) = lower(?)", (c["id"], name.strip())):
-        raise ToolError(f"{c['full_name']} already has a saved search called {name.strip()!r}.")
+    db.none("SELECT 1 FROM saved_searches WHERE client_id = ? AND lower(name) = lower(?)", (c["id"], name.strip()),
+            found=f"{c['full_name']} already has a saved search called {name.strip()!r}.")
     if db.value("SELECT COUNT(*) FROM saved_searches WHERE client_id = ?", (c["id"],)) >= MAX_SAVED_SEARCHES:
         raise ToolError(f"{c['full_name']} already has {MAX_SAVED_SEARCHES} saved searches, the most allowed.")
     if city is not None and not db.value("SELECT 1 FROM properties WHERE lower(city) = lower(?)", (city.strip(),)):
@@ -1205,8 +1196,8 @@ def reply_to_enquiry(db: Db, actor_email: str, enquiry_id: int, message: str, cl
     e = db.one("SELECT e.*, l.agency_id FROM enquiries e JOIN listings l ON l.id = e.listing_id WHERE e.id = ?",
                (enquiry_id,),
                missing=f"No enquiry with id {enquiry_id}. Use list_enquiries to find it.")
-    if e["agency_id"] != actor["agency_id"]:
-        raise ToolError(f"Enquiry {enquiry_id} is about another agency's listing; {actor['full_name']} cannot answer.")
+    require_owner(e, "agency_id", actor["agency_id"],
+                  f"Enquiry {enquiry_id} is about another agency's listing; {actor['full_name']} cannot answer.")
     if e["status"] == "closed":
         raise ToolError(f"Enquiry {enquiry_id} is closed.")
     if not message.strip():

@@ -32,7 +32,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -91,28 +91,18 @@ class World:
         self.ctx = ctx
         self.rng = ctx.rng
         self.now = ctx.clock.replace(microsecond=0)
-        self.t: dict[str, list[Row]] = {k: [] for k in [
+        self.t = Tables([
             "agencies", "agents", "agent_availability", "properties", "property_features", "property_photos",
             "clients", "listings", "price_changes", "saved_searches", "favourites", "viewings", "offers",
-            "enquiries", "messages", "open_houses", "open_house_rsvps", "commissions"]}
+            "enquiries", "messages", "open_houses", "open_house_rsvps", "commissions"])
         self.emails: set[str] = set()
         self.avail: dict[int, dict[int, tuple[str, str]]] = {}
         self.busy_agent: dict[int, list[tuple[datetime, datetime]]] = {}
         self.busy_client: dict[int, list[tuple[datetime, datetime]]] = {}
 
     # -- helpers ----------------------------------------------------------------------------------
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
-
     def before(self, lo_days: float, hi_days: float) -> datetime:
         return self.ctx.moment_ago(lo_days, hi_days)
-
-    def between(self, a: datetime, b: datetime) -> datetime:
-        if b <= a:
-            return a
-        return a + timedelta(seconds=self.rng.randint(0, int((b - a).total_seconds())))
 
     def email(self, first: str, last: str, domain: str) -> str:
         base = _local(first, last)
@@ -160,9 +150,9 @@ class World:
 
     def viewing(self, l_id: int, c_id: int, agent_id: int, sl: tuple[datetime, datetime], status: str, feedback: str,
                 created: datetime) -> None:
-        self.add("viewings", {"listing_id": l_id, "client_id": c_id, "agent_id": agent_id, "starts_at": _ts(sl[0]),
-                              "ends_at": _ts(sl[1]), "status": status, "feedback": feedback,
-                              "created_at": _ts(created)})
+        self.t.add("viewings", {"listing_id": l_id, "client_id": c_id, "agent_id": agent_id, "starts_at": _ts(sl[0]),
+                                "ends_at": _ts(sl[1]), "status": status, "feedback": feedback,
+                                "created_at": _ts(created)})
 
     def book(self, agent_id: int, client_id: int | None, s: datetime, e: datetime) -> None:
         self.busy_agent.setdefault(agent_id, []).append((s, e))
@@ -174,7 +164,7 @@ class World:
         ctx = self.ctx
         n = ctx.n(4, 10)
         for code, name, city, domain in AGENCIES[:n]:
-            g = self.add("agencies", {
+            g = self.t.add("agencies", {
                 "code": code, "name": name, "city": city, "email": f"hello@{domain}",
                 "phone": ctx.faker.numerify("(###) ###-####"), "sale_commission_bp": ctx.pick([150, 200, 250, 300]),
                 "letting_fee_pct": ctx.pick([50, 75, 100]), "created_at": _ts(self.before(900, 2500))})
@@ -186,7 +176,7 @@ class World:
                 if ctx.distractors and surnames_here and i == n_agents - 1:
                     last = surnames_here[0]  # an agent sharing a colleague's surname
                 surnames_here.append(last)
-                a = self.add("agents", {
+                a = self.t.add("agents", {
                     "agency_id": g["id"], "full_name": f"{first} {last}", "email": self.email(first, last, domain),
                     "phone": ctx.faker.numerify("(###) ###-####"), "role": "manager" if i == 0 else "agent",
                     "is_active": 0 if (i == n_agents - 1 and ctx.chance(0.3) and not ctx.distractors) else 1,
@@ -204,8 +194,8 @@ class World:
                     days[5] = ("10:00", "14:00")
                 self.avail[a["id"]] = days
                 for wd in sorted(days):
-                    self.add("agent_availability", {"agent_id": a["id"], "weekday": wd, "start_time": days[wd][0],
-                                                    "end_time": days[wd][1]})
+                    self.t.add("agent_availability", {"agent_id": a["id"], "weekday": wd, "start_time": days[wd][0],
+                                                      "end_time": days[wd][1]})
 
     def active_agents(self, agency_id: int) -> list[Row]:
         return [a for a in self.t["agents"] if a["agency_id"] == agency_id and a["is_active"]]
@@ -223,7 +213,7 @@ class World:
                 addr = ctx.unique(lambda: f"{self.rng.randint(2, 980)} {ctx.pick(STREETS)} {ctx.pick(SUFFIXES)}",
                                   {a for a, c in used if c == g["city"]})
                 used.add((addr, g["city"]))
-                p = self.add("properties", {
+                p = self.t.add("properties", {
                     "agency_id": g["id"], "address": addr, "city": g["city"],
                     "postcode": ctx.faker.numerify("9####") if g["id"] % 2 else ctx.faker.numerify("2####"),
                     "property_type": ptype, "bedrooms": b, "bathrooms": max(1, min(6, b - self.rng.randint(0, 2))),
@@ -231,7 +221,7 @@ class World:
                     + b * self.rng.randint(10, 25), "year_built": self.rng.randint(1905, 2024),
                     "created_at": _ts(self.before(220, 700))})
                 for f in sorted(ctx.sample(FEATURES, self.rng.randint(2, 4))):
-                    self.add("property_features", {"property_id": p["id"], "feature": f})
+                    self.t.add("property_features", {"property_id": p["id"], "feature": f})
         if ctx.distractors:  # the same street address in another agency's city
             agencies = self.t["agencies"]
             for p in list(self.t["properties"])[:: max(1, len(self.t["properties"]) // 6)]:
@@ -239,15 +229,15 @@ class World:
                 if other["id"] == p["agency_id"] or (p["address"], other["city"]) in used:
                     continue
                 used.add((p["address"], other["city"]))
-                q = self.add("properties", {**{k: v for k, v in p.items() if k != "id"}, "agency_id": other["id"],
-                                            "city": other["city"], "bedrooms": min(10, p["bedrooms"] + 1)})
-                self.add("property_features", {"property_id": q["id"], "feature": "garden"})
+                q = self.t.add("properties", {**{k: v for k, v in p.items() if k != "id"}, "agency_id": other["id"],
+                                              "city": other["city"], "bedrooms": min(10, p["bedrooms"] + 1)})
+                self.t.add("property_features", {"property_id": q["id"], "feature": "garden"})
 
     def photos(self, p: Row, n: int, when: datetime) -> None:
         for i, room in enumerate(self.ctx.sample(PHOTO_ROOMS, n), start=1):
-            self.add("property_photos", {"property_id": p["id"], "filename": f"{room}-{p['id']}.jpg",
-                                         "caption": room.replace("-", " ").capitalize(), "sort_order": i,
-                                         "width_px": 1600, "height_px": 1200, "uploaded_at": _ts(when)})
+            self.t.add("property_photos", {"property_id": p["id"], "filename": f"{room}-{p['id']}.jpg",
+                                           "caption": room.replace("-", " ").capitalize(), "sort_order": i,
+                                           "width_px": 1600, "height_px": 1200, "uploaded_at": _ts(when)})
 
     # -- clients ------------------------------------------------------------------------------------
     def clients(self) -> None:
@@ -255,7 +245,7 @@ class World:
         for _ in range(ctx.n(55, 520)):
             first, last = ctx.faker.first_name(), ctx.faker.last_name()
             ctype = ctx.weighted({"buyer": 0.45, "renter": 0.3, "both": 0.25})
-            self.add("clients", {
+            self.t.add("clients", {
                 "full_name": f"{first} {last}", "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
                 "phone": ctx.faker.numerify("(###) ###-####"), "client_type": ctype,
                 "max_budget": None if ctx.chance(0.3) else (self.rng.randint(25, 90) * 10000 if ctype != "renter"
@@ -264,9 +254,9 @@ class World:
         if ctx.distractors:  # namesakes with another e-mail
             for c in list(self.t["clients"])[:: 9]:
                 first, last = c["full_name"].split(" ", 1)
-                self.add("clients", {**{k: v for k, v in c.items() if k != "id"},
-                                     "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
-                                     "phone": ctx.faker.numerify("(###) ###-####")})
+                self.t.add("clients", {**{k: v for k, v in c.items() if k != "id"},
+                                       "email": self.email(first, last, ctx.pick(EMAIL_DOMAINS)),
+                                       "phone": ctx.faker.numerify("(###) ###-####")})
 
     def buyers(self) -> list[Row]:
         return [c for c in self.t["clients"] if c["client_type"] != "renter"]
@@ -293,13 +283,13 @@ class World:
                 status = ctx.weighted({"active": 0.55, "draft": 0.08, "let": 0.25, "withdrawn": 0.1})
                 price = (900 + p["bedrooms"] * 450 + self.rng.randint(0, 30) * 25) // 25 * 25
             created = self.before(25, 150)
-            listed = None if status == "draft" else self.between(created, min(created + timedelta(days=6),
-                                                                             self.now - timedelta(days=12)))
+            listed = None if status == "draft" else self.ctx.between(created, min(created + timedelta(days=6),
+                                                                                 self.now - timedelta(days=12)))
             if listed is not None and listed < created:
                 listed = created
             closed = None
             if status in ("sold", "let", "withdrawn"):
-                closed = self.between(listed + timedelta(days=8), self.now - timedelta(days=1))
+                closed = self.ctx.between(listed + timedelta(days=8), self.now - timedelta(days=1))
             photo_n = 0 if (status == "draft" and ctx.chance(0.5)) else self.rng.randint(2, 5)
             self.photos(p, photo_n, created)
             feat = self.ctx.pick([r["feature"] for r in self.t["property_features"] if r["property_id"] == p["id"]]
@@ -312,7 +302,7 @@ class World:
             min_offer = None
             if ltype == "sale" and ctx.chance(0.45):
                 min_offer = int(price * self.rng.uniform(0.88, 0.95)) // 1000 * 1000
-            l = self.add("listings", {
+            l = self.t.add("listings", {
                 "reference": "", "property_id": p["id"], "agency_id": p["agency_id"], "agent_id": agent["id"],
                 "listing_type": ltype, "status": status, "price": price, "min_offer": min_offer, "headline": headline,
                 "description": desc, "created_at": _ts(created), "listed_at": _ts(listed) if listed else None,
@@ -334,7 +324,7 @@ class World:
             for l in ctx.sample(pool, max(0, need - have)):
                 l["status"] = status
                 if status == "sold":
-                    l["_closed"] = self.between(l["_listed"] + timedelta(days=8), self.now - timedelta(days=1))
+                    l["_closed"] = self.ctx.between(l["_listed"] + timedelta(days=8), self.now - timedelta(days=1))
                     l["closed_at"] = _ts(l["_closed"])
                     l["updated_at"] = l["closed_at"]
 
@@ -347,11 +337,11 @@ class World:
             step = (self.rng.randint(2, 6) * 5000) if l["listing_type"] == "sale" else self.rng.randint(2, 6) * 25
             prices.append(prices[-1] + step)
         prices.reverse()  # original first
-        when = sorted(self.between(l["_listed"] + timedelta(days=1), end - timedelta(hours=2)) for _ in range(n))
+        when = sorted(self.ctx.between(l["_listed"] + timedelta(days=1), end - timedelta(hours=2)) for _ in range(n))
         for i in range(n):
-            self.add("price_changes", {"listing_id": l["id"], "old_price": prices[i], "new_price": prices[i + 1],
-                                       "changed_by": l["agent_id"], "reason": self.ctx.pick(REASONS),
-                                       "changed_at": _ts(when[i])})
+            self.t.add("price_changes", {"listing_id": l["id"], "old_price": prices[i], "new_price": prices[i + 1],
+                                         "changed_by": l["agent_id"], "reason": self.ctx.pick(REASONS),
+                                         "changed_at": _ts(when[i])})
 
     # -- clients' activity --------------------------------------------------------------------------
     def offers(self) -> None:
@@ -368,7 +358,7 @@ class World:
             amounts = set()
             for i, c in enumerate(people):
                 amount = ctx.unique(lambda: self.rng.randint(floor // 1000, l["price"] // 1000) * 1000, amounts)
-                at = self.between(l["_listed"] + timedelta(days=1), end - timedelta(hours=3))
+                at = self.ctx.between(l["_listed"] + timedelta(days=1), end - timedelta(hours=3))
                 status, counter, agreed, responded = "submitted", None, None, None
                 if l["status"] == "active":
                     status = ctx.weighted({"submitted": 0.5, "countered": 0.2, "rejected": 0.2, "withdrawn": 0.1})
@@ -384,12 +374,12 @@ class World:
                 if status == "accepted":
                     agreed = amount
                 if status != "submitted":
-                    responded = self.between(at + timedelta(hours=1), end - timedelta(hours=1))
-                self.add("offers", {"listing_id": l["id"], "client_id": c["id"], "amount": amount, "status": status,
-                                    "counter_amount": counter, "agreed_amount": agreed,
-                                    "conditions": ctx.pick(OFFER_CONDITIONS), "submitted_at": _ts(at),
-                                    "responded_at": _ts(responded) if responded else None,
-                                    "responded_by": l["agent_id"] if responded else None})
+                    responded = self.ctx.between(at + timedelta(hours=1), end - timedelta(hours=1))
+                self.t.add("offers", {"listing_id": l["id"], "client_id": c["id"], "amount": amount, "status": status,
+                                      "counter_amount": counter, "agreed_amount": agreed,
+                                      "conditions": ctx.pick(OFFER_CONDITIONS), "submitted_at": _ts(at),
+                                      "responded_at": _ts(responded) if responded else None,
+                                      "responded_by": l["agent_id"] if responded else None})
                 if status == "accepted" and l["status"] == "sold":
                     l["closed_client_id"] = c["id"]
 
@@ -406,7 +396,7 @@ class World:
             need = max(0, self.rng.randint(2, 3) - len(open_))
             for c in ctx.sample([b for b in buyers if b["id"] not in taken], need + 1):
                 amount = ctx.unique(lambda: self.rng.randint(floor // 1000, l["price"] // 1000 - 1) * 1000, have)
-                at = self.between(self.now - timedelta(days=6), self.now - timedelta(hours=3))
+                at = self.ctx.between(self.now - timedelta(days=6), self.now - timedelta(hours=3))
                 status = "submitted" if need > 0 else "withdrawn"
                 need -= 1
                 if status == "withdrawn":
@@ -414,11 +404,11 @@ class World:
                     if amount in have:
                         continue
                     have.add(amount)
-                self.add("offers", {"listing_id": l["id"], "client_id": c["id"], "amount": amount, "status": status,
-                                    "counter_amount": None, "agreed_amount": None, "conditions": ctx.pick(OFFER_CONDITIONS),
-                                    "submitted_at": _ts(at),
-                                    "responded_at": _ts(at + timedelta(hours=2)) if status != "submitted" else None,
-                                    "responded_by": None})
+                self.t.add("offers", {"listing_id": l["id"], "client_id": c["id"], "amount": amount, "status": status,
+                                      "counter_amount": None, "agreed_amount": None,
+                                      "conditions": ctx.pick(OFFER_CONDITIONS), "submitted_at": _ts(at),
+                                      "responded_at": _ts(at + timedelta(hours=2)) if status != "submitted" else None,
+                                      "responded_by": None})
 
     def rentals_closed(self) -> None:
         renters = self.renters()
@@ -441,12 +431,12 @@ class World:
             amount = ctx.tools._commission_cents(g, l["listing_type"], basis)
             status = ctx.weighted({"pending": 0.35, "invoiced": 0.3, "paid": 0.35})
             closed = l["_closed"]
-            inv = self.between(closed, self.now) if status != "pending" else None
-            paid = self.between(inv, self.now) if status == "paid" else None
-            self.add("commissions", {"listing_id": l["id"], "agency_id": l["agency_id"], "agent_id": l["agent_id"],
-                                     "basis_amount": basis, "amount_cents": amount, "status": status,
-                                     "created_at": _ts(closed), "invoiced_at": _ts(inv) if inv else None,
-                                     "paid_at": _ts(paid) if paid else None})
+            inv = self.ctx.between(closed, self.now) if status != "pending" else None
+            paid = self.ctx.between(inv, self.now) if status == "paid" else None
+            self.t.add("commissions", {"listing_id": l["id"], "agency_id": l["agency_id"], "agent_id": l["agent_id"],
+                                       "basis_amount": basis, "amount_cents": amount, "status": status,
+                                       "created_at": _ts(closed), "invoiced_at": _ts(inv) if inv else None,
+                                       "paid_at": _ts(paid) if paid else None})
 
     def viewings(self) -> None:
         ctx = self.ctx
@@ -527,10 +517,11 @@ class World:
                 continue
             self.book(l["agent_id"], None, *sl)
             cap = self.rng.randint(6, 25)
-            o = self.add("open_houses", {"listing_id": l["id"], "agent_id": l["agent_id"], "starts_at": _ts(sl[0]),
-                                         "ends_at": _ts(sl[1]), "capacity": cap,
-                                         "status": "scheduled" if future else "completed",
-                                         "created_at": _ts(self.before(3, 10) if future else sl[0] - timedelta(days=5))})
+            o = self.t.add("open_houses", {"listing_id": l["id"], "agent_id": l["agent_id"], "starts_at": _ts(sl[0]),
+                                           "ends_at": _ts(sl[1]), "capacity": cap,
+                                           "status": "scheduled" if future else "completed",
+                                           "created_at": _ts(self.before(3, 10) if future
+                                                             else sl[0] - timedelta(days=5))})
             taken = 0
             target = self.rng.randint(cap // 3, cap - 3) if future else self.rng.randint(1, cap)
             for c in ctx.sample(clients, 12):
@@ -540,10 +531,11 @@ class World:
                     continue
                 if going:
                     taken += size
-                self.add("open_house_rsvps", {"open_house_id": o["id"], "client_id": c["id"], "party_size": size,
-                                              "status": "going" if going else "cancelled",
-                                              "created_at": _ts(self.between(sl[0] - timedelta(days=9),
-                                                                             min(sl[0], self.now) - timedelta(hours=1)))})
+                self.t.add("open_house_rsvps", {"open_house_id": o["id"], "client_id": c["id"], "party_size": size,
+                                                "status": "going" if going else "cancelled",
+                                                "created_at": _ts(self.ctx.between(
+                                                    sl[0] - timedelta(days=9),
+                                                    min(sl[0], self.now) - timedelta(hours=1)))})
 
     def _open_house_wanted(self) -> bool:
         """Whether the world lacks a future open house for open_house_places_left or for rsvp_open_house."""
@@ -597,13 +589,13 @@ class World:
             self.book(l["agent_id"], None, *sl)
             cap = self.rng.randint(10, 20)
             made = self.before(3, 10)
-            o = self.add("open_houses", {"listing_id": l["id"], "agent_id": l["agent_id"], "starts_at": _ts(sl[0]),
-                                         "ends_at": _ts(sl[1]), "capacity": cap, "status": "scheduled",
-                                         "created_at": _ts(made)})
+            o = self.t.add("open_houses", {"listing_id": l["id"], "agent_id": l["agent_id"], "starts_at": _ts(sl[0]),
+                                           "ends_at": _ts(sl[1]), "capacity": cap, "status": "scheduled",
+                                           "created_at": _ts(made)})
             for c, size in zip(ctx.sample(self.t["clients"], 3), (2, 1, 3)):
-                self.add("open_house_rsvps", {"open_house_id": o["id"], "client_id": c["id"], "party_size": size,
-                                              "status": "going", "created_at": _ts(self.between(
-                                                  made + timedelta(hours=1), self.now - timedelta(hours=1)))})
+                self.t.add("open_house_rsvps", {"open_house_id": o["id"], "client_id": c["id"], "party_size": size,
+                                                "status": "going", "created_at": _ts(self.ctx.between(
+                                                    made + timedelta(hours=1), self.now - timedelta(hours=1)))})
             return
 
     def plant_unpaid_commission(self) -> None:
@@ -622,8 +614,8 @@ class World:
         for c in self.t["clients"]:
             kinds = ["sale"] if c["client_type"] == "buyer" else ["rent"] if c["client_type"] == "renter" else ["sale", "rent"]
             for l in ctx.sample([x for x in market if x["listing_type"] in kinds], self.rng.randint(0, 3)):
-                self.add("favourites", {"client_id": c["id"], "listing_id": l["id"],
-                                        "created_at": _ts(self.between(l["_listed"], self.now))})
+                self.t.add("favourites", {"client_id": c["id"], "listing_id": l["id"],
+                                          "created_at": _ts(self.ctx.between(l["_listed"], self.now))})
             if ctx.chance(0.45):
                 names: set[str] = set()
                 for i in range(self.rng.randint(1, 2)):
@@ -634,7 +626,7 @@ class World:
                     if name in names:
                         name += " (2)"
                     names.add(name)
-                    self.add("saved_searches", {
+                    self.t.add("saved_searches", {
                         "client_id": c["id"], "name": name, "listing_type": kind, "city": city,
                         "property_type": ptype,
                         "min_bedrooms": self.rng.randint(0, 3),
@@ -646,17 +638,18 @@ class World:
         market = [l for l in self.t["listings"] if l["status"] in ("active", "under_offer")]
         for l in ctx.sample(market, len(market) // 2):
             c = ctx.pick(self.t["clients"])
-            at = self.between(l["_listed"], self.now - timedelta(hours=2))
+            at = self.ctx.between(l["_listed"], self.now - timedelta(hours=2))
             status = ctx.weighted({"open": 0.4, "answered": 0.4, "closed": 0.2})
             last = at
-            e = self.add("enquiries", {"listing_id": l["id"], "client_id": c["id"], "subject": ctx.pick(ENQUIRY_SUBJECTS),
-                                       "status": status, "created_at": _ts(at), "updated_at": _ts(at)})
-            self.add("messages", {"enquiry_id": e["id"], "sender_type": "client", "agent_id": None,
-                                  "body": ctx.faker.sentence(nb_words=14), "sent_at": _ts(at)})
+            e = self.t.add("enquiries", {"listing_id": l["id"], "client_id": c["id"],
+                                         "subject": ctx.pick(ENQUIRY_SUBJECTS), "status": status,
+                                         "created_at": _ts(at), "updated_at": _ts(at)})
+            self.t.add("messages", {"enquiry_id": e["id"], "sender_type": "client", "agent_id": None,
+                                    "body": ctx.faker.sentence(nb_words=14), "sent_at": _ts(at)})
             if status != "open":
-                last = self.between(at, self.now - timedelta(hours=1))
-                self.add("messages", {"enquiry_id": e["id"], "sender_type": "agent", "agent_id": l["agent_id"],
-                                      "body": ctx.faker.sentence(nb_words=16), "sent_at": _ts(last)})
+                last = self.ctx.between(at, self.now - timedelta(hours=1))
+                self.t.add("messages", {"enquiry_id": e["id"], "sender_type": "agent", "agent_id": l["agent_id"],
+                                        "body": ctx.faker.sentence(nb_words=16), "sent_at": _ts(last)})
             e["updated_at"] = _ts(last)
 
     def rows(self) -> dict[str, list[Row]]:

@@ -16,7 +16,7 @@ import math
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, filters, like_any, like_contains, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -238,14 +238,16 @@ def search_recipes(db: Db, query: str | None = None, tag: str | None = None, ing
     _limit(limit)
     like = like_contains(query.strip()) if query and query.strip() else None
     ing = _ingredient(db, ingredient)["id"] if ingredient else None
+    where, params = filters(
+        ("r.title LIKE ? ESCAPE '\\'", like),
+        ("EXISTS (SELECT 1 FROM recipe_tags rt JOIN tags t ON t.id = rt.tag_id WHERE rt.recipe_id = r.id "
+         "AND lower(t.name) = lower(?))", tag),
+        ("EXISTS (SELECT 1 FROM recipe_ingredients ri WHERE ri.recipe_id = r.id AND ri.ingredient_id = ?)", ing),
+        ("r.prep_minutes + r.cook_minutes <= ?", max_total_minutes))
     rows = db.query(
         "SELECT r.id AS recipe_id, r.title, r.servings, r.prep_minutes + r.cook_minutes AS total_minutes, r.difficulty, "
         "(SELECT group_concat(t.name, ', ') FROM recipe_tags rt JOIN tags t ON t.id = rt.tag_id WHERE rt.recipe_id = r.id) AS tags "
-        "FROM recipes r WHERE r.is_public = 1 AND (? IS NULL OR r.title LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR EXISTS (SELECT 1 FROM recipe_tags rt JOIN tags t ON t.id = rt.tag_id WHERE rt.recipe_id = r.id AND lower(t.name) = lower(?))) "
-        "AND (? IS NULL OR EXISTS (SELECT 1 FROM recipe_ingredients ri WHERE ri.recipe_id = r.id AND ri.ingredient_id = ?)) "
-        "AND (? IS NULL OR r.prep_minutes + r.cook_minutes <= ?) ORDER BY r.title, r.id LIMIT ?",
-        (like, like, tag, tag, ing, ing, max_total_minutes, max_total_minutes, limit))
+        f"FROM recipes r WHERE r.is_public = 1 AND {where} ORDER BY r.title, r.id LIMIT ?", (*params, limit))
     return {"count": len(rows), "recipes": rows}
 
 
@@ -321,10 +323,9 @@ def find_users(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of users, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip())
-    return db.query("SELECT full_name, email, household_size FROM users WHERE full_name LIKE ? ESCAPE '\\' "
-                    "OR email LIKE ? ESCAPE '\\' "
-                    "ORDER BY full_name, id LIMIT ?", (like, like, limit))
+    who, params = like_any(query.strip(), "full_name", "email")
+    return db.query(f"SELECT full_name, email, household_size FROM users WHERE {who} ORDER BY full_name, id LIMIT ?",
+                    (*params, limit))
 
 
 @tool
@@ -521,8 +522,8 @@ def add_allergy(db: Db, user_email: str, allergen: str) -> dict:
     """
     u = _user(db, user_email)
     a = _allergen(db, allergen)
-    if db.value("SELECT 1 FROM user_allergies WHERE user_id = ? AND allergen_id = ?", (u["id"], a["id"])):
-        raise ToolError(f"{u['full_name']}'s allergy to {a['name']} is already recorded.")
+    db.none("SELECT 1 FROM user_allergies WHERE user_id = ? AND allergen_id = ?", (u["id"], a["id"]),
+            found=f"{u['full_name']}'s allergy to {a['name']} is already recorded.")
     db.insert("user_allergies", {"user_id": u["id"], "allergen_id": a["id"]})
     clash = db.query("SELECT p.week_start, e.day, e.meal, r.title FROM meal_plan_entries e JOIN meal_plans p ON p.id = e.plan_id "
                      "JOIN recipes r ON r.id = e.recipe_id WHERE p.user_id = ? AND p.status <> 'archived' AND e.cooked_at IS NULL "
@@ -630,8 +631,8 @@ def create_meal_plan(db: Db, user_email: str, week_start: str) -> dict:
     this_monday = db.today() - timedelta(days=db.today().weekday())
     if w < this_monday or w > this_monday + timedelta(weeks=4):
         raise ToolError(f"Plans can be made from the current week ({this_monday.isoformat()}) up to 4 weeks ahead.")
-    if db.value("SELECT 1 FROM meal_plans WHERE user_id = ? AND week_start = ?", (u["id"], w.isoformat())):
-        raise ToolError(f"{u['email']} already has a plan for the week of {w.isoformat()}.")
+    db.none("SELECT 1 FROM meal_plans WHERE user_id = ? AND week_start = ?", (u["id"], w.isoformat()),
+            found=f"{u['email']} already has a plan for the week of {w.isoformat()}.")
     pid = db.insert("meal_plans", {"user_id": u["id"], "week_start": w.isoformat(), "status": "draft",
                                    "created_at": _now(db)})
     return {"plan_id": pid, "week_start": w.isoformat(), "status": "draft"}
@@ -778,8 +779,8 @@ def generate_shopping_list(db: Db, user_email: str, week_start: str) -> dict:
     """
     u = _user(db, user_email)
     p = _open_plan(db, u, week_start)
-    if db.value("SELECT 1 FROM shopping_lists WHERE plan_id = ? AND status = 'open'", (p["id"],)):
-        raise ToolError("This plan already has an open shopping list; complete it before making a new one.")
+    db.none("SELECT 1 FROM shopping_lists WHERE plan_id = ? AND status = 'open'", (p["id"],),
+            found="This plan already has an open shopping list; complete it before making a new one.")
     need = _needs(db, p["id"])
     if not need:
         raise ToolError("The plan has no uncooked meals to shop for.")
@@ -794,9 +795,9 @@ def generate_shopping_list(db: Db, user_email: str, week_start: str) -> dict:
 
 
 def _own_list(db: Db, u: dict[str, Any], list_id: int) -> dict[str, Any]:
-    lst = db.one("SELECT * FROM shopping_lists WHERE id = ?", (list_id,))
-    if lst is None or lst["user_id"] != u["id"]:
-        raise ToolError(f"Shopping list {list_id} is not one of {u['email']}'s lists.")
+    not_theirs = f"Shopping list {list_id} is not one of {u['email']}'s lists."
+    lst = db.one("SELECT * FROM shopping_lists WHERE id = ?", (list_id,), missing=not_theirs)
+    require_owner(lst, "user_id", u["id"], not_theirs)
     if lst["status"] != "open":
         raise ToolError(f"Shopping list {list_id} is already done.")
     return lst
@@ -862,8 +863,8 @@ def rate_recipe(db: Db, user_email: str, recipe_id: int, stars: int, body: str =
         raise ToolError(f"stars must be between 1 and 5 (got {stars}).")
     if r["author_id"] == u["id"]:
         raise ToolError("Authors cannot review their own recipes.")
-    if db.value("SELECT 1 FROM reviews WHERE recipe_id = ? AND user_id = ?", (r["id"], u["id"])):
-        raise ToolError(f"{u['full_name']} has already reviewed {r['title']}.")
+    db.none("SELECT 1 FROM reviews WHERE recipe_id = ? AND user_id = ?", (r["id"], u["id"]),
+            found=f"{u['full_name']} has already reviewed {r['title']}.")
     cooked = db.value("SELECT 1 FROM meal_plan_entries e JOIN meal_plans p ON p.id = e.plan_id WHERE p.user_id = ? "
                       "AND e.recipe_id = ? AND e.cooked_at IS NOT NULL", (u["id"], r["id"]))
     if not cooked:
@@ -889,8 +890,8 @@ def create_collection(db: Db, user_email: str, name: str) -> dict:
     """
     u = _user(db, user_email)
     name = clean_text(name, "name", 2, 60)
-    if db.value("SELECT 1 FROM collections WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name)):
-        raise ToolError(f"{u['email']} already has a collection named {name!r}.")
+    db.none("SELECT 1 FROM collections WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name),
+            found=f"{u['email']} already has a collection named {name!r}.")
     if db.value("SELECT COUNT(*) FROM collections WHERE user_id = ?", (u["id"],)) >= 10:
         raise ToolError("A user can have at most 10 collections.")
     cid = db.insert("collections", {"user_id": u["id"], "name": name, "created_at": _now(db)})
@@ -909,8 +910,8 @@ def add_to_collection(db: Db, user_email: str, collection: str, recipe_id: int) 
     u = _user(db, user_email)
     c = _collection(db, u, collection)
     r = _recipe(db, recipe_id, u)
-    if db.value("SELECT 1 FROM collection_recipes WHERE collection_id = ? AND recipe_id = ?", (c["id"], r["id"])):
-        raise ToolError(f"{r['title']} is already in {c['name']}.")
+    db.none("SELECT 1 FROM collection_recipes WHERE collection_id = ? AND recipe_id = ?", (c["id"], r["id"]),
+            found=f"{r['title']} is already in {c['name']}.")
     if db.value("SELECT COUNT(*) FROM collection_recipes WHERE collection_id = ?", (c["id"],)) >= 50:
         raise ToolError(f"{c['name']} is full (50 recipes).")
     db.insert("collection_recipes", {"collection_id": c["id"], "recipe_id": r["id"], "added_at": _now(db)})

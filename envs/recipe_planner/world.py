@@ -31,7 +31,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -269,10 +269,10 @@ class _World:
         self.now = ctx.clock.replace(microsecond=0)
         self.today = self.now.date()
         self.monday = self.today - timedelta(days=self.today.weekday())
-        self.t: dict[str, list[Row]] = {k: [] for k in (
+        self.t = Tables([
             "users", "allergens", "tags", "ingredients", "recipes", "recipe_ingredients", "recipe_steps", "recipe_tags",
             "recipe_nutrition", "user_diets", "user_allergies", "pantry_items", "meal_plans", "meal_plan_entries",
-            "shopping_lists", "shopping_list_items", "reviews", "collections", "collection_recipes")}
+            "shopping_lists", "shopping_list_items", "reviews", "collections", "collection_recipes"])
         self.emails: set[str] = set()
         self.ing: dict[str, Row] = {}
         self.tag: dict[str, Row] = {}
@@ -281,11 +281,7 @@ class _World:
         self.u_allergy: dict[int, list[int]] = {}
         self.u_diet: dict[int, list[str]] = {}
         self.pantry: dict[int, dict[int, Row]] = {}
-
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
+        self.add = self.t.add
 
     # -- catalogue -------------------------------------------------------------------------------
     def build_catalogue(self) -> None:

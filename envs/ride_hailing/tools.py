@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, tool
+from awm.tooling import Db, ToolError, filters, like_any, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -95,18 +95,16 @@ def _riders_ride(db: Db, rider_email: str, ride_id: int) -> dict[str, Any]:
     """One of the acting rider's rides."""
     rider = _rider(db, rider_email)
     r = _ride(db, ride_id)
-    if r["rider_id"] != rider["id"]:
-        raise ToolError(f"Ride #{ride_id} is not one of {rider['email']}'s rides; a rider can only act on their own "
-                        "rides (list_rides shows them).")
+    require_owner(r, "rider_id", rider["id"], f"Ride #{ride_id} is not one of {rider['email']}'s rides; a rider can "
+                  "only act on their own rides (list_rides shows them).")
     return r
 
 
 def _drivers_ride(db: Db, driver: dict[str, Any], ride_id: int) -> dict[str, Any]:
     """A ride the acting driver accepted."""
     r = _ride(db, ride_id)
-    if r["driver_id"] != driver["id"]:
-        raise ToolError(f"Ride #{ride_id} is not assigned to {driver['full_name']}; a driver can only act on rides "
-                        "they accepted.")
+    require_owner(r, "driver_id", driver["id"], f"Ride #{ride_id} is not assigned to {driver['full_name']}; a driver "
+                  "can only act on rides they accepted.")
     return r
 
 
@@ -196,10 +194,9 @@ def find_riders(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of riders, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip())
-    return db.query("SELECT id AS rider_id, full_name, email, phone FROM riders WHERE full_name LIKE ? ESCAPE '\\' "
-                    "OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\' ORDER BY full_name, id LIMIT ?",
-                    (like, like, like, limit))
+    who, params = like_any(query.strip(), "full_name", "email", "phone")
+    return db.query(f"SELECT id AS rider_id, full_name, email, phone FROM riders WHERE {who} ORDER BY full_name, id "
+                    "LIMIT ?", (*params, limit))
 
 
 @tool
@@ -309,15 +306,15 @@ def find_drivers(db: Db, query: str | None = None, zone: str | None = None,
     """
     _limit(limit)
     zid = _zone(db, zone)["id"] if zone else None
-    like = like_contains(query.strip()) if query and query.strip() else None
+    # no query: the pattern '%%' matches every driver (names and e-mails are never NULL)
+    who, like = like_any((query or "").strip(), "d.full_name", "d.email")
     where, params = filters(("d.zone_id = ?", zid), ("d.status = ?", status), ("c.code = ?", category))
     return db.query(
         "SELECT d.full_name, d.email, z.name AS zone, d.status, c.code AS category, v.make || ' ' || v.model AS vehicle "
         "FROM drivers d JOIN zones z ON z.id = d.zone_id LEFT JOIN vehicles v ON v.driver_id = d.id AND v.is_active = 1 "
-        "LEFT JOIN vehicle_categories c ON c.id = v.category_id WHERE d.is_active = 1 "
-        "AND (? IS NULL OR d.full_name LIKE ? ESCAPE '\\' OR d.email LIKE ? ESCAPE '\\') "
+        f"LEFT JOIN vehicle_categories c ON c.id = v.category_id WHERE d.is_active = 1 AND {who} "
         f"AND {where} ORDER BY d.full_name, d.id LIMIT ?",
-        (like, like, like, *params, limit))
+        (*like, *params, limit))
 
 
 @tool
@@ -346,11 +343,13 @@ def get_driver(db: Db, email: str) -> dict:
 
 
 def _unpaid(db: Db, driver_id: int, before: str | None) -> tuple[int, list[int], list[int]]:
+    ended, params = filters(("COALESCE(completed_at, cancelled_at) < ?", before))
     rides = db.query("SELECT id, driver_earnings_cents FROM rides WHERE driver_id = ? AND payout_id IS NULL AND "
-                     "driver_earnings_cents > 0 AND status IN ('completed', 'cancelled') AND "
-                     "(? IS NULL OR COALESCE(completed_at, cancelled_at) < ?)", (driver_id, before, before))
+                     f"driver_earnings_cents > 0 AND status IN ('completed', 'cancelled') AND {ended}",
+                     (driver_id, *params))
+    tipped, params = filters(("t.created_at < ?", before))
     tips = db.query("SELECT t.id, t.amount_cents FROM tips t JOIN rides x ON x.id = t.ride_id WHERE x.driver_id = ? "
-                    "AND t.payout_id IS NULL AND (? IS NULL OR t.created_at < ?)", (driver_id, before, before))
+                    f"AND t.payout_id IS NULL AND {tipped}", (driver_id, *params))
     total = sum(r["driver_earnings_cents"] for r in rides) + sum(t["amount_cents"] for t in tips)
     return total, [r["id"] for r in rides], [t["id"] for t in tips]
 
@@ -381,11 +380,12 @@ def list_open_requests(db: Db, zone: str, category: Category | None = None) -> l
     """
     z = _zone(db, zone)
     soon = (db.now() + timedelta(minutes=ACCEPT_SCHEDULED_MINUTES)).replace(microsecond=0).isoformat()
+    where, params = filters(("c.code = ?", category))
     return db.query("SELECT r.id AS ride_id, r.status, c.code AS category, r.pickup_address, r.dropoff_address, "
                     "r.scheduled_for, r.estimated_fare_cents FROM rides r JOIN vehicle_categories c ON c.id = r.category_id "
                     "WHERE r.pickup_zone_id = ? AND (r.status = 'requested' OR (r.status = 'scheduled' AND "
-                    "r.scheduled_for <= ?)) AND (? IS NULL OR c.code = ?) ORDER BY r.requested_at, r.id LIMIT 50",
-                    (z["id"], soon, category, category))
+                    f"r.scheduled_for <= ?)) AND {where} ORDER BY r.requested_at, r.id LIMIT 50",
+                    (z["id"], soon, *params))
 
 
 @tool
@@ -482,9 +482,8 @@ def add_payment_method(db: Db, rider_email: str, kind: Literal["card", "paypal",
             raise ToolError(f"That card expired in {expires}; add a valid card.")
     elif expires is not None:
         raise ToolError(f"Only cards have an expiry month; leave expires empty for {kind}.")
-    if db.value("SELECT 1 FROM payment_methods WHERE rider_id = ? AND is_active = 1 AND lower(label) = lower(?)",
-                (r["id"], label)):
-        raise ToolError(f"{r['email']} already has a payment method labelled {label!r}.")
+    db.none("SELECT 1 FROM payment_methods WHERE rider_id = ? AND is_active = 1 AND lower(label) = lower(?)",
+            (r["id"], label), found=f"{r['email']} already has a payment method labelled {label!r}.")
     first = db.value("SELECT COUNT(*) FROM payment_methods WHERE rider_id = ? AND is_active = 1", (r["id"],)) == 0
     default = make_default or first
     if default:
@@ -549,8 +548,8 @@ def save_place(db: Db, rider_email: str, label: str, address: str, zone: str) ->
     if not label or not address:
         raise ToolError("label and address must not be empty.")
     z = _zone(db, zone)
-    if db.value("SELECT 1 FROM saved_places WHERE rider_id = ? AND lower(label) = lower(?)", (r["id"], label)):
-        raise ToolError(f"{r['email']} already has a place labelled {label!r}; delete it first or pick another label.")
+    db.none("SELECT 1 FROM saved_places WHERE rider_id = ? AND lower(label) = lower(?)", (r["id"], label),
+            found=f"{r['email']} already has a place labelled {label!r}; delete it first or pick another label.")
     pid = db.insert("saved_places", {"rider_id": r["id"], "label": label, "address": address, "zone_id": z["id"]})
     return {"place_id": pid, "label": label, "zone": z["name"]}
 
@@ -587,8 +586,8 @@ def redeem_promo_code(db: Db, rider_email: str, code: str) -> dict:
     today = db.today().isoformat()
     if not p["valid_from"] <= today <= p["valid_until"]:
         raise ToolError(f"{p['code']} is valid from {p['valid_from']} to {p['valid_until']}.")
-    if db.value("SELECT 1 FROM promo_redemptions WHERE promo_id = ? AND rider_id = ?", (p["id"], r["id"])):
-        raise ToolError(f"{r['email']} has already redeemed {p['code']}.")
+    db.none("SELECT 1 FROM promo_redemptions WHERE promo_id = ? AND rider_id = ?", (p["id"], r["id"]),
+            found=f"{r['email']} has already redeemed {p['code']}.")
     if db.value("SELECT COUNT(*) FROM promo_redemptions WHERE promo_id = ?", (p["id"],)) >= p["max_redemptions"]:
         raise ToolError(f"{p['code']} has no redemptions left.")
     if p["new_riders_only"] and db.value("SELECT 1 FROM rides WHERE rider_id = ? AND status = 'completed'", (r["id"],)):
@@ -705,8 +704,8 @@ def add_tip(db: Db, rider_email: str, ride_id: int, amount_cents: int) -> dict:
     x = _riders_ride(db, rider_email, ride_id)
     if x["status"] != "completed":
         raise ToolError(f"Ride #{ride_id} is {x['status']}; only completed rides can be tipped.")
-    if db.value("SELECT 1 FROM tips WHERE ride_id = ?", (x["id"],)):
-        raise ToolError(f"Ride #{ride_id} has already been tipped; a tip cannot be changed.")
+    db.none("SELECT 1 FROM tips WHERE ride_id = ?", (x["id"],),
+            found=f"Ride #{ride_id} has already been tipped; a tip cannot be changed.")
     if _completed_at(x) < db.now() - timedelta(days=TIP_WINDOW_DAYS):
         raise ToolError(f"Ride #{ride_id} ended more than {TIP_WINDOW_DAYS} days ago; it can no longer be tipped.")
     cap = min(MAX_TIP_CENTS, x["fare_cents"])
@@ -735,8 +734,8 @@ def _rate(db: Db, x: dict[str, Any], by: str, stars: int, comment: str) -> dict[
         raise ToolError(f"stars must be between 1 and 5 (got {stars}).")
     if x["status"] != "completed":
         raise ToolError(f"Ride #{x['id']} is {x['status']}; only completed rides can be rated.")
-    if db.value("SELECT 1 FROM ride_ratings WHERE ride_id = ? AND rated_by = ?", (x["id"], by)):
-        raise ToolError(f"Ride #{x['id']} has already been rated by its {by}; a rating cannot be changed.")
+    db.none("SELECT 1 FROM ride_ratings WHERE ride_id = ? AND rated_by = ?", (x["id"], by),
+            found=f"Ride #{x['id']} has already been rated by its {by}; a rating cannot be changed.")
     if _completed_at(x) < db.now() - timedelta(days=RATING_WINDOW_DAYS):
         raise ToolError(f"Ride #{x['id']} ended more than {RATING_WINDOW_DAYS} days ago and can no longer be rated.")
     rid = db.insert("ride_ratings", {"ride_id": x["id"], "rated_by": by, "stars": stars, "comment": comment.strip(),
@@ -765,8 +764,8 @@ def report_lost_item(db: Db, rider_email: str, ride_id: int, description: str, c
         raise ToolError("description must be 3 to 500 characters.")
     if sum(ch.isdigit() for ch in contact_phone) < 7:
         raise ToolError("contact_phone must be a phone number, e.g. '555-201-3344'.")
-    if db.value("SELECT 1 FROM lost_items WHERE ride_id = ? AND status = 'reported'", (x["id"],)):
-        raise ToolError(f"Ride #{ride_id} already has an open lost-item report.")
+    db.none("SELECT 1 FROM lost_items WHERE ride_id = ? AND status = 'reported'", (x["id"],),
+            found=f"Ride #{ride_id} already has an open lost-item report.")
     lid = db.insert("lost_items", {"ride_id": x["id"], "description": description, "contact_phone": contact_phone,
                                    "status": "reported", "reported_at": _now(db), "resolved_at": None})
     return {"report_id": lid, "status": "reported"}

@@ -33,7 +33,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -63,10 +63,10 @@ class _World:
         self.tools = ctx.tools  # the fare rule and the driver's share the tools apply
         self.rng = ctx.rng
         self.now = ctx.clock.replace(microsecond=0)
-        self.t: dict[str, list[Row]] = {k: [] for k in (
+        self.t = Tables((
             "zones", "zone_routes", "vehicle_categories", "riders", "payment_methods", "saved_places", "drivers",
             "vehicles", "promo_codes", "promo_redemptions", "driver_payouts", "rides", "tips", "ride_ratings",
-            "credit_transactions", "lost_items")}
+            "credit_transactions", "lost_items"))
         self.emails: set[str] = set()
         self.phones: set[str] = set()
         self.plates: set[str] = set()
@@ -74,11 +74,6 @@ class _World:
         self.balance: dict[int, int] = {}
         self.vehicle_of: dict[int, Row] = {}
         self.busy_riders: set[int] = set()
-
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
 
     def phone(self) -> str:
         return self.ctx.unique(lambda: f"555-{self.rng.randint(200, 999)}-{self.rng.randint(1000, 9999)}", self.phones)
@@ -98,19 +93,19 @@ class _World:
         for name, _, _ in zones:
             surge = 150 if name == "Airport" else 125 if name == "Downtown" else ctx.weighted({100: 0.75, 125: 0.15,
                                                                                                175: 0.1})
-            self.add("zones", {"name": name, "surge_pct": surge})
+            self.t.add("zones", {"name": name, "surge_pct": surge})
         for i, (_, x1, y1) in enumerate(zones):
             for j, (_, x2, y2) in enumerate(zones):
                 km = 3.0 if i == j else math.hypot(x1 - x2, y1 - y2) * 1.3 + 1.5
                 dk = int(round(km * 10))
                 mins = int(round(km * 2.4 + 4))
                 self.route[(i + 1, j + 1)] = (dk, mins)
-                self.add("zone_routes", {"from_zone_id": i + 1, "to_zone_id": j + 1, "distance_decikm": dk,
-                                         "duration_min": mins})
+                self.t.add("zone_routes", {"from_zone_id": i + 1, "to_zone_id": j + 1, "distance_decikm": dk,
+                                           "duration_min": mins})
         for code, name, seats, base, km, mn, mini, fee in CATEGORIES:
-            self.add("vehicle_categories", {"code": code, "name": name, "seats": seats, "base_fare_cents": base,
-                                            "per_km_cents": km, "per_minute_cents": mn, "minimum_fare_cents": mini,
-                                            "cancel_fee_cents": fee})
+            self.t.add("vehicle_categories", {"code": code, "name": name, "seats": seats, "base_fare_cents": base,
+                                              "per_km_cents": km, "per_minute_cents": mn, "minimum_fare_cents": mini,
+                                              "cancel_fee_cents": fee})
         d = lambda n: (self.now.date() + timedelta(days=n)).isoformat()  # noqa: E731
         for code, desc, credit, fr, to, mx, new in [
             ("RIDE5", "$5 off your next rides", 500, -30, 60, 100000, 0),
@@ -119,13 +114,13 @@ class _World:
             ("SUMMER8", "$8 summer credit", 800, 24, 100, 5000, 0),
             ("AIRPORT4", "$4 for airport runs", 400, -20, 40, 3, 0),
         ]:
-            self.add("promo_codes", {"code": code, "description": desc, "credit_cents": credit, "valid_from": d(fr),
-                                     "valid_until": d(to), "max_redemptions": mx, "new_riders_only": new})
+            self.t.add("promo_codes", {"code": code, "description": desc, "credit_cents": credit, "valid_from": d(fr),
+                                       "valid_until": d(to), "max_redemptions": mx, "new_riders_only": new})
 
     # -- people ----------------------------------------------------------------------------------
     def new_rider(self, first: str, last: str) -> Row:
         ctx = self.ctx
-        r = self.add("riders", {"full_name": f"{first} {last}", "email": self.email(first, last, ctx.pick(
+        r = self.t.add("riders", {"full_name": f"{first} {last}", "email": self.email(first, last, ctx.pick(
             ["example.com", "mail.net", "inbox.org"])), "phone": self.phone(), "credit_cents": 0,
             "created_at": _ts(ctx.moment_ago(60, 900))})
         self.balance[r["id"]] = 0
@@ -144,14 +139,14 @@ class _World:
                 label, expires = ("PayPal" if kind == "paypal" else "Apple Pay"), None
             if any(m["label"] == label for m in made):
                 continue
-            made.append(self.add("payment_methods", {"rider_id": r["id"], "kind": kind, "label": label,
-                                                     "expires": expires, "is_default": 1 if k == 0 else 0,
-                                                     "is_active": 1, "added_at": _ts(ctx.moment_ago(20, 400))}))
+            made.append(self.t.add("payment_methods", {"rider_id": r["id"], "kind": kind, "label": label,
+                                                       "expires": expires, "is_default": 1 if k == 0 else 0,
+                                                       "is_active": 1, "added_at": _ts(ctx.moment_ago(20, 400))}))
         zones = self.t["zones"]
         for label, chance in (("Home", None), ("Work", 0.65), ("Gym", 0.2)):
             if chance is None or ctx.chance(chance):
-                self.add("saved_places", {"rider_id": r["id"], "label": label, "address": self.street(),
-                                          "zone_id": ctx.pick(zones)["id"]})
+                self.t.add("saved_places", {"rider_id": r["id"], "label": label, "address": self.street(),
+                                            "zone_id": ctx.pick(zones)["id"]})
         return r
 
     def build_people(self) -> None:
@@ -170,10 +165,10 @@ class _World:
                 first, last = ctx.pick(names).split(" ", 1)
             names.append(f"{first} {last}")
             active = 1 if i < 3 or ctx.chance(0.95) else 0
-            d = self.add("drivers", {"full_name": f"{first} {last}", "email": self.email(first, last, "drivers.gorides.com"),
-                                     "phone": self.phone(), "zone_id": ctx.pick(self.t["zones"])["id"],
-                                     "status": ctx.weighted({"available": 0.6, "offline": 0.4}) if active else "offline",
-                                     "is_active": active, "joined_at": _ts(ctx.moment_ago(70, 1200))})
+            d = self.t.add("drivers", {"full_name": f"{first} {last}", "email": self.email(first, last, "drivers.gorides.com"),
+                                       "phone": self.phone(), "zone_id": ctx.pick(self.t["zones"])["id"],
+                                       "status": ctx.weighted({"available": 0.6, "offline": 0.4}) if active else "offline",
+                                       "is_active": active, "joined_at": _ts(ctx.moment_ago(70, 1200))})
             cat = cats[i % 3] if i < 6 else ctx.weighted({cats[0]["id"]: 0.6, cats[1]["id"]: 0.25, cats[2]["id"]: 0.15})
             cat = cat if isinstance(cat, dict) else cats[cat - 1]
             if ctx.chance(0.15):
@@ -182,9 +177,9 @@ class _World:
 
     def vehicle(self, d: Row, cat: Row, years: tuple[int, int], active: int) -> Row:
         make, model = self.ctx.pick(CARS[cat["code"]])
-        return self.add("vehicles", {"driver_id": d["id"], "category_id": cat["id"], "make": make, "model": model,
-                                     "color": self.ctx.pick(COLORS), "plate": self.plate(),
-                                     "year": self.ctx.rng.randint(*years), "is_active": active})
+        return self.t.add("vehicles", {"driver_id": d["id"], "category_id": cat["id"], "make": make, "model": model,
+                                       "color": self.ctx.pick(COLORS), "plate": self.plate(),
+                                       "year": self.ctx.rng.randint(*years), "is_active": active})
 
     def plate(self) -> str:
         letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
@@ -194,9 +189,9 @@ class _World:
     # -- rides -----------------------------------------------------------------------------------
     def credit(self, rider_id: int, amount: int, when: datetime, *, ride: Row | None = None, promo: Row | None = None) -> None:
         if amount:
-            self.add("credit_transactions", {"rider_id": rider_id, "ride_id": ride and ride["id"],
-                                             "promo_id": promo and promo["id"], "amount_cents": amount,
-                                             "created_at": _ts(when)})
+            self.t.add("credit_transactions", {"rider_id": rider_id, "ride_id": ride and ride["id"],
+                                               "promo_id": promo and promo["id"], "amount_cents": amount,
+                                               "created_at": _ts(when)})
             self.balance[rider_id] += amount
 
     def driver_share(self, cents: int) -> int:
@@ -238,7 +233,7 @@ class _World:
             surge = ctx.weighted({100: 0.7, 125: 0.2, 150: 0.1})
         pm = self.default_pm(rider) if ctx.chance(0.8) else ctx.pick(
             [m for m in self.t["payment_methods"] if m["rider_id"] == rider["id"] and (m["expires"] is None or m["expires"] >= requested.strftime("%Y-%m"))])
-        x = self.add("rides", {
+        x = self.t.add("rides", {
             "rider_id": rider["id"], "category_id": cat["id"], "driver_id": None, "vehicle_id": None,
             "payment_method_id": pm["id"], "status": status, "pickup_address": pa, "pickup_zone_id": pz,
             "dropoff_address": da, "dropoff_zone_id": dz, "scheduled_for": None, "distance_decikm": dk,
@@ -276,7 +271,7 @@ class _World:
                     continue
                 if any(x["promo_id"] == p["id"] and x["rider_id"] == r["id"] for x in self.t["promo_redemptions"]):
                     continue
-                self.add("promo_redemptions", {"promo_id": p["id"], "rider_id": r["id"], "redeemed_at": _ts(when)})
+                self.t.add("promo_redemptions", {"promo_id": p["id"], "rider_id": r["id"], "redeemed_at": _ts(when)})
                 self.credit(r["id"], p["credit_cents"], when, promo=p)
                 continue
             cat = ctx.weighted({cats[0]["id"]: 0.65, cats[1]["id"]: 0.2, cats[2]["id"]: 0.15})
@@ -312,21 +307,22 @@ class _World:
             return
         cap = self.now - timedelta(minutes=10)
         if ctx.chance(0.35):
-            self.add("tips", {"ride_id": x["id"], "amount_cents": min(f, ctx.pick([100, 200, 300, 500, 500, 800, 1000])),
-                              "payout_id": None, "created_at": _ts(min(end + timedelta(minutes=ctx.rng.randint(5, 600)), cap))})
+            self.t.add("tips", {"ride_id": x["id"],
+                                "amount_cents": min(f, ctx.pick([100, 200, 300, 500, 500, 800, 1000])), "payout_id": None,
+                                "created_at": _ts(min(end + timedelta(minutes=ctx.rng.randint(5, 600)), cap))})
         if ctx.chance(0.6):
-            self.add("ride_ratings", {"ride_id": x["id"], "rated_by": "rider", "stars": ctx.weighted(
+            self.t.add("ride_ratings", {"ride_id": x["id"], "rated_by": "rider", "stars": ctx.weighted(
                 {5: 0.55, 4: 0.25, 3: 0.1, 2: 0.06, 1: 0.04}), "comment": ctx.pick(
                 ["", "", "", "Smooth ride", "Great music", "Car was not clean", "Took a longer route", "Very friendly"]),
                 "created_at": _ts(min(end + timedelta(minutes=ctx.rng.randint(2, 300)), cap))})
         if ctx.chance(0.7):
-            self.add("ride_ratings", {"ride_id": x["id"], "rated_by": "driver", "stars": ctx.weighted(
+            self.t.add("ride_ratings", {"ride_id": x["id"], "rated_by": "driver", "stars": ctx.weighted(
                 {5: 0.7, 4: 0.2, 3: 0.06, 2: 0.03, 1: 0.01}), "comment": "",
                 "created_at": _ts(min(end + timedelta(minutes=ctx.rng.randint(1, 60)), cap))})
         if ctx.chance(0.04):
             rep = min(end + timedelta(hours=ctx.rng.randint(1, 20)), cap)
             st = ctx.weighted({"reported": 0.4, "found": 0.2, "returned": 0.25, "not_found": 0.15})
-            self.add("lost_items", {"ride_id": x["id"], "description": ctx.pick(
+            self.t.add("lost_items", {"ride_id": x["id"], "description": ctx.pick(
                 ["Black umbrella", "Blue backpack with a laptop", "Set of keys on a red keyring", "AirPods case",
                  "Grey wool scarf", "Leather wallet"]), "contact_phone": r["phone"], "status": st,
                 "reported_at": _ts(rep), "resolved_at": None if st == "reported" else _ts(min(rep + timedelta(hours=5), cap))})
@@ -421,10 +417,10 @@ class _World:
                     continue
                 req = datetime.combine(s + timedelta(days=1), time(ctx.rng.randint(7, 20), ctx.rng.randint(0, 59)))
                 pending = s == last_sunday and ctx.chance(0.25)
-                p = self.add("driver_payouts", {"driver_id": d["id"], "period_end": s.isoformat(), "rides_count": len(rs),
-                                                "amount_cents": total, "status": "pending" if pending else "paid",
-                                                "requested_at": _ts(req),
-                                                "paid_at": None if pending else _ts(req + timedelta(days=1))})
+                p = self.t.add("driver_payouts", {"driver_id": d["id"], "period_end": s.isoformat(), "rides_count": len(rs),
+                                                  "amount_cents": total, "status": "pending" if pending else "paid",
+                                                  "requested_at": _ts(req),
+                                                  "paid_at": None if pending else _ts(req + timedelta(days=1))})
                 for x in rs:
                     x["payout_id"] = p["id"]
                 for t in ts:

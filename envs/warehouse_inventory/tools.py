@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, filters, like_contains, parse_day, require_role, tool
+from awm.tooling import Db, ToolError, clean_text, filters, like_any, parse_day, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -78,6 +78,14 @@ def _lot(db: Db, product: dict[str, Any], lot_code: str) -> dict[str, Any]:
     return db.one("SELECT * FROM lots WHERE product_id = ? AND upper(lot_code) = upper(?)",
                   (product["id"], lot_code.strip()),
                   missing=f"{product['sku']} has no lot {lot_code!r}; get_product_stock shows its lots.")
+
+
+def _text_search(query: str | None, *columns: str) -> tuple[str, list[Any]]:
+    """An optional search for ``query`` in any of ``columns``: one condition, true for every row when ``query`` is
+    None or blank, and its parameters."""
+    text = query.strip() if query else ""
+    who, params = like_any(text, *columns)
+    return f"(? IS NULL OR {who})", [text or None, *params]
 
 
 def _used(db: Db, bin_id: int) -> int:
@@ -216,12 +224,11 @@ def find_staff(db: Db, query: str | None = None, warehouse_code: str | None = No
     """
     _limit(limit)
     wid = _warehouse_id(db, warehouse_code)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    who, params = _text_search(query, "s.full_name", "s.email")
     rows = db.query("SELECT s.full_name AS name, s.email, s.role, COALESCE(w.code, 'all (regional)') AS warehouse, "
                     "s.is_active AS active FROM staff s LEFT JOIN warehouses w ON w.id = s.warehouse_id "
-                    "WHERE (? IS NULL OR s.full_name LIKE ? ESCAPE '\\' OR s.email LIKE ? ESCAPE '\\') "
-                    "AND (? IS NULL OR s.warehouse_id = ?) "
-                    "ORDER BY s.full_name LIMIT ?", (like, like, like, wid, wid, limit))
+                    f"WHERE {who} AND (? IS NULL OR s.warehouse_id = ?) "
+                    "ORDER BY s.full_name LIMIT ?", (*params, wid, wid, limit))
     for r in rows:
         r["active"] = bool(r["active"])
     return {"count": len(rows), "staff": rows}
@@ -244,14 +251,13 @@ def search_products(db: Db, query: str | None = None, category: str | None = Non
         limit: maximum number of products, 1 to 50.
     """
     _limit(limit)
-    like = like_contains(query.strip()) if query and query.strip() else None
+    what, params = _text_search(query, "p.name", "p.sku")
     rows = db.query(
         "SELECT p.sku, p.name, p.category, s.name AS supplier, p.storage, p.tracks_expiry, p.unit_cost_cents, "
         "p.reorder_point, p.reorder_qty, (SELECT COALESCE(SUM(st.quantity), 0) FROM stock st JOIN lots l ON "
         "l.id = st.lot_id WHERE l.product_id = p.id) AS on_hand FROM products p JOIN suppliers s ON "
-        "s.id = p.supplier_id WHERE (? IS NULL OR p.name LIKE ? ESCAPE '\\' OR p.sku LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR "
-        "lower(p.category) = lower(?)) ORDER BY p.sku", (like, like, like, category, category))
+        f"s.id = p.supplier_id WHERE {what} AND (? IS NULL OR lower(p.category) = lower(?)) ORDER BY p.sku",
+        (*params, category, category))
     if below_reorder_point:
         rows = [r for r in rows if r["on_hand"] <= r["reorder_point"]]
     for r in rows:
@@ -379,13 +385,12 @@ def list_sales_orders(db: Db, status: SOStatus | None = None, warehouse_code: st
     """
     _limit(limit)
     where, params = filters(("o.status = ?", status), ("o.warehouse_id = ?", _warehouse_id(db, warehouse_code)))
-    like = like_contains(customer_query.strip()) if customer_query and customer_query.strip() else None
+    who, who_params = _text_search(customer_query, "c.name", "c.email")
     rows = db.query(
         "SELECT o.number, c.name AS customer, c.email AS customer_email, w.code AS warehouse, o.status, o.created_at, "
         "o.ship_by, (SELECT COUNT(*) FROM so_lines l WHERE l.so_id = o.id) AS lines FROM sales_orders o JOIN "
-        f"customers c ON c.id = o.customer_id JOIN warehouses w ON w.id = o.warehouse_id WHERE {where} "
-        "AND (? IS NULL OR c.name LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\') "
-        "ORDER BY o.ship_by, o.id LIMIT ?", (*params, like, like, like, limit))
+        f"customers c ON c.id = o.customer_id JOIN warehouses w ON w.id = o.warehouse_id WHERE {where} AND {who} "
+        "ORDER BY o.ship_by, o.id LIMIT ?", (*params, *who_params, limit))
     return {"count": len(rows), "sales_orders": rows}
 
 
@@ -533,8 +538,8 @@ def add_po_line(db: Db, po_number: str, sku: str, quantity: int, actor_email: st
     if not p["is_active"]:
         raise ToolError(f"{p['sku']} is discontinued.")
     _qty(quantity)
-    if db.value("SELECT 1 FROM po_lines WHERE po_id = ? AND product_id = ?", (po["id"], p["id"])):
-        raise ToolError(f"{p['sku']} is already on {po['number']}.")
+    db.none("SELECT 1 FROM po_lines WHERE po_id = ? AND product_id = ?", (po["id"], p["id"]),
+            found=f"{p['sku']} is already on {po['number']}.")
     db.insert("po_lines", {"po_id": po["id"], "product_id": p["id"], "qty_ordered": quantity, "qty_received": 0,
                            "unit_cost_cents": p["unit_cost_cents"]})
     return {"number": po["number"], "sku": p["sku"], "quantity": quantity,
@@ -773,8 +778,8 @@ def ship_sales_order(db: Db, so_number: str, carrier_code: str, tracking_number:
     tn = tracking_number.strip().upper()
     if not re.fullmatch(r"[A-Z0-9]{6,30}", tn):
         raise ToolError("tracking_number must be 6 to 30 letters and digits.")
-    if db.value("SELECT 1 FROM shipments WHERE tracking_number = ?", (tn,)):
-        raise ToolError(f"Tracking number {tn} is already used by another shipment.")
+    db.none("SELECT 1 FROM shipments WHERE tracking_number = ?", (tn,),
+            found=f"Tracking number {tn} is already used by another shipment.")
     weight = db.value("SELECT COALESCE(SUM(l.qty_picked * p.unit_weight_grams), 0) FROM so_lines l JOIN products p "
                       "ON p.id = l.product_id WHERE l.so_id = ?", (so["id"],))
     if weight > c["max_weight_kg"] * 1000:
@@ -901,9 +906,9 @@ def record_cycle_count(db: Db, bin_code: str, sku: str, lot_code: str, counted_q
     if (r["direction"] == "decrease" and diff > 0) or (r["direction"] == "increase" and diff < 0):
         raise ToolError(f"Reason {r['code']} is only for a {r['direction']} in stock, but the count is "
                         f"{'higher' if diff > 0 else 'lower'} than the system's {system}.")
-    if db.value("SELECT 1 FROM stock_adjustments WHERE bin_id = ? AND lot_id = ? AND status = 'pending_approval'",
-                (b["id"], lot["id"])):
-        raise ToolError(f"A count of this lot in {b['code']} is already waiting for approval; decide that one first.")
+    db.none("SELECT 1 FROM stock_adjustments WHERE bin_id = ? AND lot_id = ? AND status = 'pending_approval'",
+            (b["id"], lot["id"]),
+            found=f"A count of this lot in {b['code']} is already waiting for approval; decide that one first.")
     value = abs(diff) * p["unit_cost_cents"]
     now = _now(db)
     if diff > 0 and value <= APPROVAL_CENTS:
@@ -999,9 +1004,7 @@ def set_reorder_point(db: Db, sku: str, reorder_point: int, reorder_qty: int, ac
         reorder_qty: the new quantity to reorder, 1 to 100000 units.
         actor_email: e-mail of the manager.
     """
-    actor = _staff(db, actor_email)
-    if actor["role"] != "manager":
-        raise ToolError(f"{actor['full_name']} is a {actor['role']}; only managers change reorder settings.")
+    require_role(_staff(db, actor_email), ("manager",), "change reorder settings")
     p = _product(db, sku)
     if not 0 <= reorder_point <= 100000 or not 1 <= reorder_qty <= 100000:
         raise ToolError("reorder_point must be 0 to 100000 and reorder_qty 1 to 100000.")

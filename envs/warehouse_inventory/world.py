@@ -27,7 +27,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from awm.worldgen import WorldContext
+from awm.tooling import iso_seconds as _iso
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -66,20 +67,16 @@ REASONS = [("DMG", "Damaged in storage", "decrease"), ("LOST", "Missing, not fou
            ("EXPIRED", "Expired stock written off", "decrease")]
 
 
-def _iso(t: datetime) -> str:
-    return t.replace(microsecond=0).isoformat()
-
-
 def _slug(name: str) -> str:
     return ".".join("".join(ch for ch in p.lower() if ch.isalpha()) for p in name.split())
 
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, now, today = ctx.rng, ctx.clock, ctx.today
-    T: dict[str, list[Row]] = {t: [] for t in (
+    T = Tables([
         "warehouses", "zones", "bins", "staff", "suppliers", "products", "lots", "stock", "purchase_orders",
         "po_lines", "receipts", "customers", "carriers", "sales_orders", "so_lines", "picks", "shipments",
-        "transfers", "reason_codes", "stock_adjustments", "supplier_returns")}
+        "transfers", "reason_codes", "stock_adjustments", "supplier_returns"])
     names: set[str] = set()
     emails: set[str] = set()
 
@@ -97,16 +94,14 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     bins_by: dict[tuple[int, str], list[Row]] = {}
     used: dict[int, int] = {}
     for w, (code, name, city) in enumerate(WAREHOUSES[:n_wh], 1):
-        T["warehouses"].append({"id": w, "code": code, "name": name, "city": city})
+        T.add("warehouses", {"code": code, "name": name, "city": city})
         for zc, zname, ztype, nb, (lo, hi) in ZONES:
-            zid = len(T["zones"]) + 1
-            T["zones"].append({"id": zid, "warehouse_id": w, "code": zc, "name": zname, "zone_type": ztype})
+            zid = T.add("zones", {"warehouse_id": w, "code": zc, "name": zname, "zone_type": ztype})["id"]
             count = nb if not ctx.large else nb * 6
             for b in range(1, count + 1):
-                row = {"id": len(T["bins"]) + 1, "zone_id": zid, "code": f"{code}-{zc}{b:02d}" if count < 100
-                       else f"{code}-{zc}{b:03d}",
-                       "capacity_units": rng.randrange(lo, hi + 1, 10), "is_active": 0 if ctx.chance(0.03) else 1}
-                T["bins"].append(row)
+                bin_code = f"{code}-{zc}{b:02d}" if count < 100 else f"{code}-{zc}{b:03d}"
+                row = T.add("bins", {"zone_id": zid, "code": bin_code, "capacity_units": rng.randrange(lo, hi + 1, 10),
+                                     "is_active": 0 if ctx.chance(0.03) else 1})
                 used[row["id"]] = 0
                 if row["is_active"]:
                     bins_by.setdefault((w, ztype), []).append(row)
@@ -117,9 +112,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     def add_staff(w: int | None, role: str, active: int = 1) -> Row:
         n, e = person()
-        r = {"id": len(T["staff"]) + 1, "warehouse_id": w, "full_name": n, "email": e, "role": role,
-             "is_active": active}
-        T["staff"].append(r)
+        r = T.add("staff", {"warehouse_id": w, "full_name": n, "email": e, "role": role, "is_active": active})
         staff_by.setdefault(w, []).append(r)
         return r
 
@@ -140,8 +133,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     # -- suppliers, products -----------------------------------------------------------------------
     for i, (name, country, lead) in enumerate(SUPPLIERS, 1):
-        T["suppliers"].append({"id": i, "name": name, "email": f"orders@{_slug(name).replace('.', '')}.com",
-                               "country": country, "lead_time_days": lead, "is_active": 0 if i == 1 else 1})
+        T.add("suppliers", {"name": name, "email": f"orders@{_slug(name).replace('.', '')}.com",
+                            "country": country, "lead_time_days": lead, "is_active": 0 if i == 1 else 1})
     per_cat = ctx.n(1, 10)
     sku_no: dict[str, int] = {}
     for prefix, cat, sup_i, storage, exp, shelf, (clo, chi), (wlo, whi), pnames in CATEGORIES:
@@ -151,8 +144,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     continue
                 sku_no[prefix] = sku_no.get(prefix, 1000) + rng.randint(1, 7)
                 label = nm if rep == 0 else f"{nm} ({ctx.pick(['Value', 'Premium', 'Organic', 'Multipack', 'Eco'])} {rep})"
-                T["products"].append({
-                    "id": len(T["products"]) + 1, "sku": f"{prefix}-{sku_no[prefix]}", "name": label, "category": cat,
+                T.add("products", {
+                    "sku": f"{prefix}-{sku_no[prefix]}", "name": label, "category": cat,
                     "supplier_id": sup_i, "unit_cost_cents": rng.randint(clo, chi),
                     "unit_weight_grams": rng.randint(wlo, whi), "storage": storage, "tracks_expiry": exp,
                     "reorder_point": rng.randrange(40, 201, 10), "reorder_qty": rng.randrange(100, 501, 50),
@@ -182,10 +175,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 exp = received.date() + timedelta(days=shelf)
                 if exp <= today + timedelta(days=2):
                     exp = today + timedelta(days=rng.randint(3, 10))
-        lot = {"id": len(T["lots"]) + 1, "product_id": p["id"], "lot_code": code,
-               "expiry_date": exp.isoformat() if exp else None, "received_at": _iso(received)}
-        T["lots"].append(lot)
-        return lot
+        return T.add("lots", {"product_id": p["id"], "lot_code": code, "expiry_date": exp.isoformat() if exp else None,
+                              "received_at": _iso(received)})
 
     def home(p: Row) -> str:
         return "cold" if p["storage"] == "cold" else "storage"
@@ -196,9 +187,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             return None
         b = ctx.pick(cands)
         used[b["id"]] += qty
-        row = {"id": len(T["stock"]) + 1, "bin_id": b["id"], "lot_id": lot["id"], "quantity": qty}
-        T["stock"].append(row)
-        return row
+        return T.add("stock", {"bin_id": b["id"], "lot_id": lot["id"], "quantity": qty})
 
     stock_of: dict[tuple[int, int], list[tuple[Row, Row]]] = {}  # (product, warehouse) -> [(lot, stock row)]
     for p in products:
@@ -257,9 +246,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     rec = rng.randrange(20, 70, 10)
                     if rec >= qty:  # a small line (50, 60): the planted delivery stays partial
                         rec = qty - 10
-            line = {"id": len(T["po_lines"]) + 1, "po_id": po["id"], "product_id": p["id"], "qty_ordered": qty,
-                    "qty_received": rec, "unit_cost_cents": p["unit_cost_cents"]}
-            T["po_lines"].append(line)
+            line = T.add("po_lines", {"po_id": po["id"], "product_id": p["id"], "qty_ordered": qty,
+                                      "qty_received": rec, "unit_cost_cents": p["unit_cost_cents"]})
             if rec:
                 at = sent + (now - sent) * rng.uniform(0.3, 0.95)
                 if k == 2 and j == 0:  # planted: a delivery still on the receiving dock
@@ -276,9 +264,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     continue
                 if shelved:  # only stock in storage/cold bins is pickable (dock stock is never picked)
                     stock_of.setdefault((p["id"], w), []).append((lot, s))
-                T["receipts"].append({"id": len(T["receipts"]) + 1, "po_line_id": line["id"], "lot_id": lot["id"],
-                                      "bin_id": s["bin_id"], "quantity": rec,
-                                      "received_by": ctx.pick(ops(w))["id"], "received_at": _iso(at)})
+                T.add("receipts", {"po_line_id": line["id"], "lot_id": lot["id"], "bin_id": s["bin_id"],
+                                   "quantity": rec, "received_by": ctx.pick(ops(w))["id"], "received_at": _iso(at)})
         recv = [ln for ln in T["po_lines"] if ln["po_id"] == po["id"]]
         total_r = sum(ln["qty_received"] for ln in recv)
         if status in ("partially_received", "received"):
@@ -297,13 +284,13 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     if ctx.distractors:
         cust_names += [n for n in ctx.sample(cust_names, 3)]
     cust_emails: set[str] = set()
-    for i, nm in enumerate(cust_names, 1):
+    for nm in cust_names:
         base = "".join(ch for ch in nm.lower() if ch.isalnum())[:18]
         e = ctx.unique(lambda: f"{base}{rng.randint(1, 99)}@{ctx.pick(['mail.com', 'example.org', 'shop.co.uk'])}",
                        cust_emails)
-        T["customers"].append({"id": i, "name": nm, "email": e, "city": ctx.faker.city()})
-    for i, (code, name, kg) in enumerate(CARRIERS, 1):
-        T["carriers"].append({"id": i, "code": code, "name": name, "max_weight_kg": kg, "is_active": 1})
+        T.add("customers", {"name": nm, "email": e, "city": ctx.faker.city()})
+    for code, name, kg in CARRIERS:
+        T.add("carriers", {"code": code, "name": name, "max_weight_kg": kg, "is_active": 1})
 
     n_so = ctx.n(28, 300)
     weight_of = {p["id"]: p["unit_weight_grams"] for p in products}
@@ -342,9 +329,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     s["quantity"] -= take
                     used[s["bin_id"]] -= take
                     need -= take
-                    T["picks"].append({"id": len(T["picks"]) + 1, "so_line_id": line["id"], "lot_id": lot["id"],
-                                       "bin_id": s["bin_id"], "quantity": take, "picked_by": picker["id"],
-                                       "picked_at": _iso(at)})
+                    T.add("picks", {"so_line_id": line["id"], "lot_id": lot["id"], "bin_id": s["bin_id"],
+                                    "quantity": take, "picked_by": picker["id"], "picked_at": _iso(at)})
                 line["qty_picked"] = line["qty_ordered"] - need
             if status in ("packed", "shipped"):
                 so["packed_at"] = _iso(at + timedelta(minutes=rng.randint(10, 120)))
@@ -355,8 +341,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if so["status"] == "shipped":
             weight = sum(ln["qty_picked"] * weight_of[ln["product_id"]] for ln in lines)
             carrier = ctx.pick([c for c in T["carriers"] if c["max_weight_kg"] * 1000 >= weight] or [T["carriers"][2]])
-            T["shipments"].append({
-                "id": len(T["shipments"]) + 1, "so_id": so["id"], "carrier_id": carrier["id"],
+            T.add("shipments", {
+                "so_id": so["id"], "carrier_id": carrier["id"],
                 "tracking_number": ctx.unique(lambda: f"{carrier['code']}{rng.randint(10**9, 10**10 - 1)}", tracking),
                 "weight_grams": max(1, weight), "shipped_by": ctx.pick(ops(w))["id"],
                 "shipped_at": _iso(datetime.fromisoformat(so["packed_at"]) + timedelta(minutes=rng.randint(30, 600)))})
@@ -416,8 +402,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         T["transfers"].append(row)
 
     # -- reason codes, adjustments, supplier returns -----------------------------------------------
-    for i, (code, desc, d) in enumerate(REASONS, 1):
-        T["reason_codes"].append({"id": i, "code": code, "description": desc, "direction": d})
+    for code, desc, d in REASONS:
+        T.add("reason_codes", {"code": code, "description": desc, "direction": d})
     n_adj = ctx.n(10, 100)
     approval = ctx.tools.APPROVAL_CENTS  # a count worth more waits for a supervisor's approval
     live = [x for lst in stock_of.values() for x in lst if x[1]["quantity"] > 0]
@@ -450,7 +436,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             counted = min(arrived[s["id"]] + timedelta(hours=1), now - timedelta(minutes=30))
         counter = ctx.pick(ops(w))
         qty_sys = s["quantity"]
-        row = {"id": len(T["stock_adjustments"]) + 1, "bin_id": s["bin_id"], "lot_id": lot["id"],
+        row = {"bin_id": s["bin_id"], "lot_id": lot["id"],
                "qty_system": qty_sys, "qty_counted": qty_sys + delta,
                "reason_code_id": [r[0] for r in REASONS].index(reason) + 1, "status": status,
                "counted_by": counter["id"], "counted_at": _iso(counted), "decided_by": None, "decided_at": None}
@@ -469,7 +455,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                              now - timedelta(minutes=10)))
         if row["qty_counted"] == row["qty_system"]:
             continue
-        T["stock_adjustments"].append(row)
+        T.add("stock_adjustments", row)
         if status == "pending_approval":
             live = [x for x in live if x[1] is not s]  # one open count per stock row
     for k in range(ctx.n(4, 40)):
@@ -529,9 +515,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             assert s is not None
             T["purchase_orders"].append(po)
             T["po_lines"].append(line)
-            T["receipts"].append({"id": len(T["receipts"]) + 1, "po_line_id": line["id"], "lot_id": lot["id"],
-                                  "bin_id": s["bin_id"], "quantity": rec, "received_by": ctx.pick(ops(w))["id"],
-                                  "received_at": _iso(at)})
+            T.add("receipts", {"po_line_id": line["id"], "lot_id": lot["id"], "bin_id": s["bin_id"], "quantity": rec,
+                               "received_by": ctx.pick(ops(w))["id"], "received_at": _iso(at)})
             break
 
     # -- final stock rows (quantities after picks, transfers, returns) -----------------------------

@@ -163,6 +163,18 @@ def test_like_any_searches_every_column_with_one_escaped_pattern() -> None:
     assert ids("55") == [2]
     with pytest.raises(ValueError):
         like_any("x")
+    with pytest.raises(ValueError, match="optional=True"):
+        like_any(None, "name")
+
+    def box(text: str | None) -> list[int]:  # a search box the agent may leave empty
+        where, params = like_any(text, "name", "email", optional=True)
+        texts.add(where)
+        return [r[0] for r in conn.execute(f"SELECT id FROM p WHERE {where} ORDER BY id", params)]
+
+    texts: set[str] = set()
+    assert box(None) == box("  ") == [1, 2, 3]
+    assert box(" bo ") == [2, 3] and box("%") == []
+    assert len(texts) == 1
 
 
 def test_db_none_refuses_what_exists_and_require_owner_refuses_another_persons_row() -> None:
