@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, check_limit, like_contains, tool
+from awm.tooling import Db, ToolError, check_limit, filters, like_any, tool
 from awm.tooling import iso_seconds as _fmt
 
 # ---------------------------------------------------------------------------------------------
@@ -68,6 +68,14 @@ def _date_window(
     if (last - first).days > top_days:
         raise ToolError(too_long)
     return first, last
+
+
+def _optional_search(text: str | None, *columns: str) -> tuple[str, list[str | None]]:
+    """``like_any`` for a search the agent may leave out: one condition and its parameters, true for every row
+    when ``text`` is None."""
+    condition, params = like_any(text or "", *columns)
+    pattern = None if text is None else params[0]
+    return f"(? IS NULL OR {condition})", [pattern] * (len(params) + 1)
 
 
 def _prac_name(row: dict[str, Any]) -> str:
@@ -146,6 +154,14 @@ def _appt_type(db: Db, appointment_type_id: int) -> dict[str, Any]:
 def _appointment(db: Db, appointment_id: int) -> dict[str, Any]:
     return db.one("SELECT * FROM appointments WHERE id = ?", (appointment_id,),
                   missing=f"no appointment with id {appointment_id}; use list_appointments to find it")
+
+
+def _appointment_in(db: Db, appointment_id: int, statuses: tuple[str, ...], rule: str) -> dict[str, Any]:
+    """The appointment, refused unless its status is one of ``statuses`` (``rule`` says which may do what)."""
+    appt = _appointment(db, appointment_id)
+    if appt["status"] not in statuses:
+        raise ToolError(f"appointment {appointment_id} is {appt['status']}; {rule}")
+    return appt
 
 
 def _clinic(db: Db, clinic_id: int) -> dict[str, Any]:
@@ -596,30 +612,18 @@ def search_practitioners(
         limit: maximum number of results, 1 to 50.
     """
     check_limit(limit)
-    like_name = like_contains(name.strip()) if name else None
-    like_spec = like_contains(specialty.strip()) if specialty else None
+    who, who_params = _optional_search(
+        name.strip() if name else None, "pr.first_name", "pr.last_name", "(pr.first_name || ' ' || pr.last_name)"
+    )
+    spec, spec_params = _optional_search(specialty.strip() if specialty else None, "s.name", "s.code")
+    where, params = filters(
+        ("EXISTS (SELECT 1 FROM working_hours w WHERE w.practitioner_id = pr.id AND w.clinic_id = ?)", clinic_id)
+    )
     rows = db.query(
         "SELECT pr.id, pr.first_name, pr.last_name, pr.credential, pr.email, pr.phone, s.name AS specialty, "
         "pr.can_prescribe, pr.active FROM practitioners pr JOIN specialties s ON s.id = pr.specialty_id "
-        "WHERE (? IS NULL OR pr.first_name LIKE ? ESCAPE '\\' OR pr.last_name LIKE ? ESCAPE '\\' "
-        "       OR (pr.first_name || ' ' || pr.last_name) LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR s.name LIKE ? ESCAPE '\\' OR s.code LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR EXISTS (SELECT 1 FROM working_hours w WHERE w.practitioner_id = pr.id "
-        "                          AND w.clinic_id = ?)) "
-        "AND (? = 1 OR pr.active = 1) ORDER BY pr.last_name, pr.first_name LIMIT ?",
-        (
-            like_name,
-            like_name,
-            like_name,
-            like_name,
-            like_spec,
-            like_spec,
-            like_spec,
-            clinic_id,
-            clinic_id,
-            1 if include_inactive else 0,
-            limit,
-        ),
+        f"WHERE {who} AND {spec} AND {where} AND (? = 1 OR pr.active = 1) ORDER BY pr.last_name, pr.first_name LIMIT ?",
+        (*who_params, *spec_params, *params, 1 if include_inactive else 0, limit),
     )
     for r in rows:
         r["display_name"] = _prac_name(r)
@@ -717,10 +721,10 @@ def list_rooms(
         room_type: only rooms of this type.
     """
     _clinic(db, clinic_id)
+    where, params = filters(("room_type = ?", room_type))
     rows = db.query(
-        "SELECT id, name, room_type, active, notes FROM rooms WHERE clinic_id = ? "
-        "AND (? IS NULL OR room_type = ?) ORDER BY id",
-        (clinic_id, room_type, room_type),
+        f"SELECT id, name, room_type, active, notes FROM rooms WHERE clinic_id = ? AND {where} ORDER BY id",
+        (clinic_id, *params),
     )
     for r in rows:
         r["active"] = bool(r["active"])
@@ -734,13 +738,12 @@ def list_appointment_types(db: Db, specialty: str | None = None) -> list[dict]:
     Args:
         specialty: only types of this specialty (name or code, e.g. "Cardiology").
     """
-    like = like_contains(specialty.strip()) if specialty else None
+    spec, params = _optional_search(specialty.strip() if specialty else None, "s.name", "s.code")
     return db.query(
         "SELECT t.id, t.code, t.name, s.name AS specialty, t.duration_minutes, t.fee_cents, "
         "t.late_cancel_fee_cents, t.room_type, t.min_age, t.max_age, t.description "
-        "FROM appointment_types t JOIN specialties s ON s.id = t.specialty_id "
-        "WHERE (? IS NULL OR s.name LIKE ? ESCAPE '\\' OR s.code LIKE ? ESCAPE '\\') ORDER BY t.id",
-        (like, like, like),
+        f"FROM appointment_types t JOIN specialties s ON s.id = t.specialty_id WHERE {spec} ORDER BY t.id",
+        params,
     )
 
 
@@ -784,14 +787,13 @@ def search_patients(db: Db, query: str | None = None, date_of_birth: str | None 
     if not (query and query.strip()) and not date_of_birth:
         raise ToolError("give a query (name, email, phone or MRN) or a date_of_birth")
     dob = _parse_date(date_of_birth, "date_of_birth").isoformat() if date_of_birth else None
-    like = like_contains(query.strip()) if query and query.strip() else None
+    text = query.strip() if query and query.strip() else None
+    who, params = _optional_search(text, "(first_name || ' ' || last_name)", "last_name", "email", "phone", "mrn")
+    where, filter_params = filters(("date_of_birth = ?", dob))
     return db.query(
         "SELECT id, mrn, first_name, last_name, date_of_birth, email, phone, status FROM patients "
-        "WHERE (? IS NULL OR (first_name || ' ' || last_name) LIKE ? ESCAPE '\\' OR last_name LIKE ? ESCAPE '\\' "
-        "       OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\' OR mrn LIKE ? ESCAPE '\\') "
-        "AND (? IS NULL OR date_of_birth = ?) "
-        "ORDER BY last_name, first_name, id LIMIT ?",
-        (like, like, like, like, like, like, dob, dob, limit),
+        f"WHERE {who} AND {where} ORDER BY last_name, first_name, id LIMIT ?",
+        (*params, *filter_params, limit),
     )
 
 
@@ -1014,26 +1016,15 @@ def list_appointments(
     check_limit(limit)
     lo = _parse_date(date_from, "date_from").isoformat() if date_from else None
     hi = (_parse_date(date_to, "date_to") + timedelta(days=1)).isoformat() if date_to else None
-    return db.query(
-        _APPT_SELECT + "WHERE (? IS NULL OR a.patient_id = ?) AND (? IS NULL OR a.practitioner_id = ?) "
-        "AND (? IS NULL OR a.clinic_id = ?) AND (? IS NULL OR a.starts_at >= ?) AND (? IS NULL OR a.starts_at < ?) "
-        "AND (? IS NULL OR a.status = ?) ORDER BY a.starts_at, a.id LIMIT ?",
-        (
-            patient_id,
-            patient_id,
-            practitioner_id,
-            practitioner_id,
-            clinic_id,
-            clinic_id,
-            lo,
-            lo,
-            hi,
-            hi,
-            status,
-            status,
-            limit,
-        ),
+    where, params = filters(
+        ("a.patient_id = ?", patient_id),
+        ("a.practitioner_id = ?", practitioner_id),
+        ("a.clinic_id = ?", clinic_id),
+        ("a.starts_at >= ?", lo),
+        ("a.starts_at < ?", hi),
+        ("a.status = ?", status),
     )
+    return db.query(_APPT_SELECT + f"WHERE {where} ORDER BY a.starts_at, a.id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -1095,26 +1086,19 @@ def list_waitlist(
         limit: maximum number of results, 1 to 50.
     """
     check_limit(limit)
+    where, params = filters(
+        ("w.appointment_type_id = ?", appointment_type_id),
+        ("w.practitioner_id IS NULL OR w.practitioner_id = ?", practitioner_id),
+        ("w.patient_id = ?", patient_id),
+        ("w.status = ?", status),
+    )
     rows = db.query(
         "SELECT w.id, w.patient_id, p.first_name || ' ' || p.last_name AS patient, w.appointment_type_id, "
         "t.name AS appointment_type, w.practitioner_id, w.clinic_id, w.earliest_date, w.latest_date, w.status, "
         "w.notes, w.created_at, w.booked_appointment_id FROM waitlist_entries w "
         "JOIN patients p ON p.id = w.patient_id JOIN appointment_types t ON t.id = w.appointment_type_id "
-        "WHERE (? IS NULL OR w.appointment_type_id = ?) "
-        "AND (? IS NULL OR w.practitioner_id IS NULL OR w.practitioner_id = ?) "
-        "AND (? IS NULL OR w.patient_id = ?) AND (? IS NULL OR w.status = ?) "
-        "ORDER BY w.created_at, w.id LIMIT ?",
-        (
-            appointment_type_id,
-            appointment_type_id,
-            practitioner_id,
-            practitioner_id,
-            patient_id,
-            patient_id,
-            status,
-            status,
-            limit,
-        ),
+        f"WHERE {where} ORDER BY w.created_at, w.id LIMIT ?",
+        (*params, limit),
     )
     names = {
         r["id"]: _prac_name(r) for r in db.query("SELECT id, first_name, last_name, credential FROM practitioners")
@@ -1142,11 +1126,11 @@ def search_medications(db: Db, query: str, limit: int = 20) -> list[dict]:
     check_limit(limit)
     if not query.strip():
         raise ToolError("query must not be empty")
-    like = like_contains(query.strip())
+    what, params = like_any(query.strip(), "name", "drug_class")
     rows = db.query(
-        "SELECT id, name, strength, form, drug_class, controlled FROM medications "
-        "WHERE name LIKE ? ESCAPE '\\' OR drug_class LIKE ? ESCAPE '\\' ORDER BY name, strength LIMIT ?",
-        (like, like, limit),
+        f"SELECT id, name, strength, form, drug_class, controlled FROM medications WHERE {what} "
+        "ORDER BY name, strength LIMIT ?",
+        (*params, limit),
     )
     for r in rows:
         r["controlled"] = bool(r["controlled"])
@@ -1164,14 +1148,15 @@ def list_prescriptions(
         status: only prescriptions in this status.
     """
     _patient(db, patient_id)
+    where, params = filters(("rx.status = ?", status))
     rows = db.query(
         "SELECT rx.id, m.name AS medication, m.strength, m.form, rx.dosage_instructions, rx.quantity, "
         "rx.refills_allowed, rx.refills_used, rx.refills_allowed - rx.refills_used AS refills_remaining, "
         "rx.status, rx.issued_on, rx.expires_on, rx.last_filled_on, rx.appointment_id, "
         "pr.first_name || ' ' || pr.last_name AS prescriber FROM prescriptions rx "
         "JOIN medications m ON m.id = rx.medication_id JOIN practitioners pr ON pr.id = rx.practitioner_id "
-        "WHERE rx.patient_id = ? AND (? IS NULL OR rx.status = ?) ORDER BY rx.issued_on DESC, rx.id DESC LIMIT 50",
-        (patient_id, status, status),
+        f"WHERE rx.patient_id = ? AND {where} ORDER BY rx.issued_on DESC, rx.id DESC LIMIT 50",
+        (patient_id, *params),
     )
     return rows
 
@@ -1210,14 +1195,14 @@ def list_invoices(
         limit: maximum number of results, 1 to 50.
     """
     check_limit(limit)
+    where, params = filters(("i.patient_id = ?", patient_id), ("i.status = ?", status))
     rows = db.query(
         "SELECT i.id, i.invoice_number, i.patient_id, p.first_name || ' ' || p.last_name AS patient, "
         "i.appointment_id, i.kind, i.issued_on, i.due_on, i.subtotal_cents, i.insurance_covered_cents, "
         "i.patient_due_cents, i.status, COALESCE((SELECT SUM(x.amount_cents) FROM payments x "
         "WHERE x.invoice_id = i.id), 0) AS paid_cents FROM invoices i JOIN patients p ON p.id = i.patient_id "
-        "WHERE (? IS NULL OR i.patient_id = ?) AND (? IS NULL OR i.status = ?) "
-        "ORDER BY i.issued_on DESC, i.id DESC LIMIT ?",
-        (patient_id, patient_id, status, status, limit),
+        f"WHERE {where} ORDER BY i.issued_on DESC, i.id DESC LIMIT ?",
+        (*params, limit),
     )
     for r in rows:
         r["outstanding_cents"] = 0 if r["status"] == "void" else r["patient_due_cents"] - r["paid_cents"]
@@ -1257,11 +1242,11 @@ def list_audit_log(db: Db, entity_type: str | None = None, entity_id: int | None
         limit: maximum number of results, 1 to 50.
     """
     check_limit(limit)
+    where, params = filters(("entity_type = ?", entity_type), ("entity_id = ?", entity_id))
     return db.query(
-        "SELECT id, logged_at, action, entity_type, entity_id, details FROM audit_log "
-        "WHERE (? IS NULL OR entity_type = ?) AND (? IS NULL OR entity_id = ?) "
+        f"SELECT id, logged_at, action, entity_type, entity_id, details FROM audit_log WHERE {where} "
         "ORDER BY id DESC LIMIT ?",
-        (entity_type, entity_type, entity_id, entity_id, limit),
+        (*params, limit),
     )
 
 
@@ -1506,8 +1491,11 @@ def add_allergy(
     sub = substance.strip().lower()
     if not sub or not reaction.strip():
         raise ToolError("substance and reaction must not be empty")
-    if db.one("SELECT id FROM allergies WHERE patient_id = ? AND lower(substance) = ?", (patient_id, sub)):
-        raise ToolError(f"an allergy to {sub} is already recorded for this patient")
+    db.none(
+        "SELECT id FROM allergies WHERE patient_id = ? AND lower(substance) = ?",
+        (patient_id, sub),
+        found=f"an allergy to {sub} is already recorded for this patient",
+    )
     aid = db.insert(
         "allergies",
         {
@@ -1581,9 +1569,7 @@ def reschedule_appointment(
         room_id: a specific room; omit to keep the current room if free or pick a free one.
         note: why it was moved.
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] != "scheduled":
-        raise ToolError(f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be moved")
+    appt = _appointment_in(db, appointment_id, ("scheduled",), "only scheduled appointments can be moved")
     patient = _patient(db, appt["patient_id"])
     prac = _practitioner(db, practitioner_id if practitioner_id is not None else appt["practitioner_id"])
     atype = _appt_type(db, appt["appointment_type_id"])
@@ -1658,11 +1644,7 @@ def cancel_appointment(
         reason: why it was cancelled.
         waive_fee: waive the late-cancellation fee (only with a manager's approval).
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] != "scheduled":
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be cancelled"
-        )
+    appt = _appointment_in(db, appointment_id, ("scheduled",), "only scheduled appointments can be cancelled")
     if not reason.strip():
         raise ToolError("give a reason for the cancellation")
     start = datetime.strptime(appt["starts_at"], ISO)
@@ -1737,11 +1719,7 @@ def check_in_patient(db: Db, appointment_id: int) -> dict:
     Args:
         appointment_id: the appointment's id.
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] != "scheduled":
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be checked in"
-        )
+    appt = _appointment_in(db, appointment_id, ("scheduled",), "only scheduled appointments can be checked in")
     now = db.now()
     start = datetime.strptime(appt["starts_at"], ISO)
     end = datetime.strptime(appt["ends_at"], ISO)
@@ -1779,12 +1757,12 @@ def complete_appointment(db: Db, appointment_id: int) -> dict:
     Args:
         appointment_id: the appointment's id.
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] != "checked_in":
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; only checked-in appointments can be "
-            "completed (check the patient in first)"
-        )
+    _appointment_in(
+        db,
+        appointment_id,
+        ("checked_in",),
+        "only checked-in appointments can be completed (check the patient in first)",
+    )
     now = _fmt(db.now())
     db.execute("UPDATE appointments SET status = 'completed', completed_at = ? WHERE id = ?", (now, appointment_id))
     _history(db, appointment_id, "completed")
@@ -1806,11 +1784,7 @@ def mark_no_show(db: Db, appointment_id: int, charge_fee: bool = True) -> dict:
         appointment_id: the appointment's id.
         charge_fee: issue a no-show fee invoice (the appointment type's late-cancellation fee).
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] != "scheduled":
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; only scheduled appointments can be marked as no-show"
-        )
+    appt = _appointment_in(db, appointment_id, ("scheduled",), "only scheduled appointments can be marked as no-show")
     if datetime.strptime(appt["starts_at"], ISO) > db.now():
         raise ToolError(f"appointment {appointment_id} starts at {appt['starts_at']}, which has not come yet")
     atype = _appt_type(db, appt["appointment_type_id"])
@@ -1839,12 +1813,12 @@ def add_visit_note(db: Db, appointment_id: int, chief_complaint: str, assessment
         assessment: the practitioner's assessment or diagnosis.
         plan: the treatment plan and follow-up.
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] not in ("checked_in", "completed"):
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; notes can only be filed for checked-in "
-            "or completed visits"
-        )
+    appt = _appointment_in(
+        db,
+        appointment_id,
+        ("checked_in", "completed"),
+        "notes can only be filed for checked-in or completed visits",
+    )
     if not (chief_complaint.strip() and assessment.strip() and plan.strip()):
         raise ToolError("chief_complaint, assessment and plan must all be filled in")
     nid = db.insert(
@@ -2091,12 +2065,12 @@ def prescribe_medication(
         quantity: number of units dispensed (tablets, capsules, inhalers...), 1 to 365.
         refills: number of refills allowed, 0 to 11.
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] not in ("checked_in", "completed"):
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; prescriptions are issued during a "
-            "checked-in or completed visit"
-        )
+    appt = _appointment_in(
+        db,
+        appointment_id,
+        ("checked_in", "completed"),
+        "prescriptions are issued during a checked-in or completed visit",
+    )
     if (db.today() - date.fromisoformat(appt["starts_at"][:10])).days > 14:
         raise ToolError("the visit was more than 14 days ago; the patient needs a new appointment")
     prac = _practitioner(db, appt["practitioner_id"])
@@ -2240,12 +2214,9 @@ def issue_invoice(db: Db, appointment_id: int) -> dict:
     Args:
         appointment_id: the completed appointment's id.
     """
-    appt = _appointment(db, appointment_id)
-    if appt["status"] != "completed":
-        raise ToolError(
-            f"appointment {appointment_id} is {appt['status']}; only completed visits are invoiced "
-            "(complete_appointment first)"
-        )
+    appt = _appointment_in(
+        db, appointment_id, ("completed",), "only completed visits are invoiced (complete_appointment first)"
+    )
     existing = db.one(
         "SELECT invoice_number FROM invoices WHERE appointment_id = ? AND kind = 'visit' AND status != 'void'",
         (appointment_id,),

@@ -27,7 +27,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _fmt
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 AUDIT_DAYS = 3  # the audit log holds the last few days of activity
 
@@ -570,6 +570,16 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
+def _free_email(email: str, taken: set[str]) -> str:
+    """``email``, or with 2, 3, ... after its local part until nobody in ``taken`` has it (then added there)."""
+    base, _, domain = email.partition("@")
+    k = 2
+    while email in taken:
+        email, k = f"{base}{k}@{domain}", k + 1
+    taken.add(email)
+    return email
+
+
 class _Builder:
     def __init__(self, ctx: WorldContext):
         self.ctx = ctx
@@ -577,7 +587,7 @@ class _Builder:
         self.fk = ctx.faker
         self.now = ctx.clock.replace(microsecond=0)
         self.today = self.now.date()
-        self.t: dict[str, list[dict[str, Any]]] = {name: [] for name in ORDER}
+        self.t = Tables(ORDER)
         self.busy_prac: dict[tuple[int, date], list[tuple[int, int]]] = {}
         self.busy_room: dict[tuple[int, date], list[tuple[int, int]]] = {}
         self.busy_pat: dict[tuple[int, date], list[tuple[int, int]]] = {}
@@ -599,7 +609,7 @@ class _Builder:
         self._clinical()
         self._billing()
         self._audit_log()
-        return {name: self.t[name] for name in ORDER}
+        return self.t
 
     # -- helpers ----------------------------------------------------------------------------------
     def _weighted(self, options: dict[Any, Any]) -> Any:
@@ -613,6 +623,10 @@ class _Builder:
             if time(8, 0) <= t.time() <= time(18, 30):
                 break
         return max(min(t, hi), lo) if span else lo
+
+    def _log(self, when: datetime, action: str, entity_type: str, entity_id: Any, details: dict[str, Any]) -> None:
+        """An audit_log entry of the world's past (``_audit_log`` keeps those before the clock)."""
+        self.audit.append((when, action, entity_type, entity_id, details))
 
     def _person_name(self, female: bool) -> tuple[str, str]:
         return (self.fk.first_name_female() if female else self.fk.first_name_male(), self.fk.last_name())
@@ -690,7 +704,6 @@ class _Builder:
         self.therapy_clinics = sorted(therapy)
         self.rooms_by: dict[tuple[int, str], list[int]] = {}
         reopen = (self.today.replace(day=1) + timedelta(days=45)).strftime("%B %Y")
-        rid = 0
         for cid, (name, addr, city, zipc, phone, slug) in enumerate(picks, 1):
             self.t["clinics"].append(
                 {
@@ -729,12 +742,11 @@ class _Builder:
                 for k in range(self.rng.randint(2, 3) if self.ctx.large else 1):
                     rooms.append((f"Therapy Bay {k + 1}", "therapy", 1, None))
             for rname, rtype, active, notes in rooms:
-                rid += 1
-                self.t["rooms"].append(
-                    {"id": rid, "clinic_id": cid, "name": rname, "room_type": rtype, "active": active, "notes": notes}
+                room = self.t.add(
+                    "rooms", {"clinic_id": cid, "name": rname, "room_type": rtype, "active": active, "notes": notes}
                 )
                 if active:
-                    self.rooms_by.setdefault((cid, rtype), []).append(rid)
+                    self.rooms_by.setdefault((cid, rtype), []).append(room["id"])
 
     # -- practitioners and their hours ------------------------------------------------------------
     def _practitioners(self) -> None:
@@ -779,12 +791,7 @@ class _Builder:
                     names.add((self.pracs[b]["first_name"], self.pracs[a]["last_name"]))
                     self.pracs[b]["last_name"] = self.pracs[a]["last_name"]
         for p in self.pracs.values():
-            base = f"{_slug(p['first_name'])[:1]}.{_slug(p['last_name'])}"
-            email, k = f"{base}@cascadeclinics.org", 2
-            while email in emails:
-                email, k = f"{base}{k}@cascadeclinics.org", k + 1
-            emails.add(email)
-            p["email"] = email
+            p["email"] = _free_email(f"{_slug(p['first_name'])[:1]}.{_slug(p['last_name'])}@cascadeclinics.org", emails)
             num = self.ctx.unique(lambda: self.rng.randint(40000, 49999), licenses)
             p["license_number"] = f"{LICENSE_PREFIX[p['credential']]}-OR-{num}"
             self.t["practitioners"].append(p)
@@ -792,7 +799,6 @@ class _Builder:
         self.hours: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         first_gp = 1
         first_nurse = next(pid for pid, p in self.pracs.items() if p["specialty_id"] == 6)
-        wid = 0
         for pid, p in self.pracs.items():
             if not p["active"]:
                 continue
@@ -813,16 +819,15 @@ class _Builder:
                 if pid != first_gp and len(allowed) > 1 and self.ctx.chance(0.25):
                     clinic = self.ctx.pick([c for c in allowed if c != primary])
                 for s, e in [(540, 780)] if wd == 5 else pattern:
-                    wid += 1
-                    self.t["working_hours"].append(
+                    self.t.add(
+                        "working_hours",
                         {
-                            "id": wid,
                             "practitioner_id": pid,
                             "clinic_id": clinic,
                             "weekday": wd,
                             "start_time": _hm(s),
                             "end_time": _hm(e),
-                        }
+                        },
                     )
                     self.hours.setdefault((pid, wd), []).append((clinic, s, e))
         self.active_pracs = [pid for pid, p in self.pracs.items() if p["active"]]
@@ -871,17 +876,15 @@ class _Builder:
                 }
             )
         rows.sort(key=lambda r: (r["created_at"], r["practitioner_id"]))
-        for i, r in enumerate(rows, 1):
-            self.t["time_off"].append({"id": i, **r})
+        for r in rows:
+            row = self.t.add("time_off", r)
             if r["created_at"] >= _fmt(self.now - timedelta(days=AUDIT_DAYS)):
-                self.audit.append(
-                    (
-                        datetime.fromisoformat(r["created_at"]),
-                        "time_off_added",
-                        "practitioner",
-                        r["practitioner_id"],
-                        {"time_off_id": i, "start_date": r["start_date"], "end_date": r["end_date"]},
-                    )
+                self._log(
+                    datetime.fromisoformat(r["created_at"]),
+                    "time_off_added",
+                    "practitioner",
+                    r["practitioner_id"],
+                    {"time_off_id": row["id"], "start_date": r["start_date"], "end_date": r["end_date"]},
                 )
 
     def _blocks(self, pid: int, day: date) -> list[tuple[int, int, int]]:
@@ -1006,11 +1009,7 @@ class _Builder:
             )
             email = f"{local}@{self._weighted(EMAIL_DOMAINS)}"
         if email is not None:
-            base, _, dom = email.partition("@")
-            k = 2
-            while email in emails:
-                email, k = f"{base}{k}@{dom}", k + 1
-            emails.add(email)
+            email = _free_email(email, emails)
         area = "971" if city in ("Beaverton", "Hillsboro", "Tigard") and self.ctx.chance(0.5) else "503"
         phone = f"{area}-{rng.randint(201, 989)}-{rng.randint(0, 9999):04d}"
         earliest = max(dob + timedelta(days=30), date(2008, 1, 1))
@@ -1063,22 +1062,21 @@ class _Builder:
                     rows.append((pid, old, start, mid - timedelta(days=1)))
                     start = mid
             rows.append((pid, plan, start, None))
-        for i, (pid, plan, valid_from, end) in enumerate(rows, 1):
-            self.t["patient_policies"].append(
+        for pid, plan, valid_from, end in rows:
+            self.t.add(
+                "patient_policies",
                 {
-                    "id": i,
                     "patient_id": pid,
                     "plan_id": plan,
                     "member_id": self._member_id(plan, members),
                     "valid_from": valid_from.isoformat(),
                     "valid_to": end.isoformat() if end else None,
-                }
+                },
             )
         self.policies_of: dict[int, list[dict[str, Any]]] = {}
         for row in self.t["patient_policies"]:
             self.policies_of.setdefault(row["patient_id"], []).append(row)
         self.allergy_of: dict[int, set[str]] = {}
-        aid = 0
         for pid, p in self.patients.items():
             if not self.ctx.chance(0.25):
                 continue
@@ -1087,17 +1085,16 @@ class _Builder:
                 picks = picks[:1]
             reg = date.fromisoformat(p["registered_on"])
             for sub, reaction, severity in picks:
-                aid += 1
                 rec = reg + timedelta(days=self.rng.randint(0, max(0, (self.today - reg).days - 10)))
-                self.t["allergies"].append(
+                self.t.add(
+                    "allergies",
                     {
-                        "id": aid,
                         "patient_id": pid,
                         "substance": sub,
                         "reaction": reaction,
                         "severity": severity,
                         "recorded_on": rec.isoformat(),
-                    }
+                    },
                 )
                 self.allergy_of.setdefault(pid, set()).add(sub.lower())
 
@@ -1310,15 +1307,15 @@ class _Builder:
         for a in self._plant_at(today, in_visit, 1, "checked_in", pracs=[1], avoid=set(self.allergy_of)):
             substance = self.ctx.pick(["penicillin", "cephalosporin"])
             if not self.allergy_of.get(a["patient"]) and self.ctx.chance(0.6):
-                self.t["allergies"].append(
+                self.t.add(
+                    "allergies",
                     {
-                        "id": len(self.t["allergies"]) + 1,
                         "patient_id": a["patient"],
                         "substance": substance,
                         "reaction": self.ctx.pick(["hives", "rash", "facial swelling"]),
                         "severity": "moderate",
                         "recorded_on": self.patients[a["patient"]]["registered_on"],
-                    }
+                    },
                 )
                 self.allergy_of.setdefault(a["patient"], set()).add(substance)
         self._plant_at(today, in_visit, self.ctx.n(2, 7), "checked_in")
@@ -1571,23 +1568,21 @@ class _Builder:
             )
             row["_appt"] = a
         rows.sort(key=lambda r: (r["created_at"], r["patient_id"]))
-        for i, r in enumerate(rows, 1):
+        for r in rows:
             a = r.pop("_appt", None)
+            entry = self.t.add("waitlist_entries", r)
             if a is not None:
-                a["booked_note"] = f"booked from waitlist entry {i}"
-            self.t["waitlist_entries"].append({"id": i, **r})
+                a["booked_note"] = f"booked from waitlist entry {entry['id']}"
             if r["status"] == "waiting" and r["created_at"] >= _fmt(now - timedelta(days=AUDIT_DAYS)):
-                self.audit.append(
-                    (
-                        datetime.fromisoformat(r["created_at"]),
-                        "waitlist_added",
-                        "waitlist_entry",
-                        i,
-                        {
-                            "appointment_type": self.types[r["appointment_type_id"]]["code"],
-                            "patient_id": r["patient_id"],
-                        },
-                    )
+                self._log(
+                    datetime.fromisoformat(r["created_at"]),
+                    "waitlist_added",
+                    "waitlist_entry",
+                    entry["id"],
+                    {
+                        "appointment_type": self.types[r["appointment_type_id"]]["code"],
+                        "patient_id": r["patient_id"],
+                    },
                 )
 
     def _free_patient_for(self, x: dict[str, Any], exclude: set[int]) -> int | None:
@@ -1620,20 +1615,18 @@ class _Builder:
                 )
             )
             if a["booked_at"] >= now - timedelta(days=1):
-                self.audit.append(
-                    (
-                        a["booked_at"],
-                        "appointment_booked",
-                        "appointment",
-                        a["id"],
-                        {
-                            "appointment_type": a["type"]["code"],
-                            "patient_id": a["patient"],
-                            "practitioner_id": a["prac"],
-                            "room_id": a["room"],
-                            "starts_at": _fmt(booked_start),
-                        },
-                    )
+                self._log(
+                    a["booked_at"],
+                    "appointment_booked",
+                    "appointment",
+                    a["id"],
+                    {
+                        "appointment_type": a["type"]["code"],
+                        "patient_id": a["patient"],
+                        "practitioner_id": a["prac"],
+                        "room_id": a["room"],
+                        "starts_at": _fmt(booked_start),
+                    },
                 )
             if a["rescheduled_from"]:
                 old, when = a["rescheduled_from"]
@@ -1655,44 +1648,38 @@ class _Builder:
                     )
                 )
                 if when >= recent:
-                    self.audit.append(
-                        (
-                            when,
-                            "appointment_rescheduled",
-                            "appointment",
-                            a["id"],
-                            {
-                                "new_practitioner_id": a["prac"],
-                                "new_starts_at": _fmt(a["start"]),
-                                "old_practitioner_id": a["prac"],
-                                "old_starts_at": _fmt(old),
-                                "room_id": a["room"],
-                            },
-                        )
+                    self._log(
+                        when,
+                        "appointment_rescheduled",
+                        "appointment",
+                        a["id"],
+                        {
+                            "new_practitioner_id": a["prac"],
+                            "new_starts_at": _fmt(a["start"]),
+                            "old_practitioner_id": a["prac"],
+                            "old_starts_at": _fmt(old),
+                            "room_id": a["room"],
+                        },
                     )
             if a["checked_in_at"]:
                 events.append((a["checked_in_at"], a["id"], 2, {"event": "checked_in", "note": "patient arrived"}))
                 if a["checked_in_at"] >= now - timedelta(days=1):
-                    self.audit.append(
-                        (
-                            a["checked_in_at"],
-                            "patient_checked_in",
-                            "appointment",
-                            a["id"],
-                            {"checked_in_at": _fmt(a["checked_in_at"])},
-                        )
+                    self._log(
+                        a["checked_in_at"],
+                        "patient_checked_in",
+                        "appointment",
+                        a["id"],
+                        {"checked_in_at": _fmt(a["checked_in_at"])},
                     )
             if a["completed_at"]:
                 events.append((a["completed_at"], a["id"], 3, {"event": "completed"}))
                 if a["completed_at"] >= now - timedelta(days=1):
-                    self.audit.append(
-                        (
-                            a["completed_at"],
-                            "appointment_completed",
-                            "appointment",
-                            a["id"],
-                            {"completed_at": _fmt(a["completed_at"])},
-                        )
+                    self._log(
+                        a["completed_at"],
+                        "appointment_completed",
+                        "appointment",
+                        a["id"],
+                        {"completed_at": _fmt(a["completed_at"])},
                     )
             if a["status"] == "cancelled":
                 events.append(
@@ -1732,10 +1719,10 @@ class _Builder:
                 }
             )
         events.sort(key=lambda ev: (ev[0], ev[1], ev[2]))
-        for i, (when, aid, _order, ev) in enumerate(events, 1):
-            self.t["appointment_history"].append(
+        for when, aid, _order, ev in events:
+            self.t.add(
+                "appointment_history",
                 {
-                    "id": i,
                     "appointment_id": aid,
                     "event": ev["event"],
                     "old_starts_at": ev.get("old_starts_at"),
@@ -1744,7 +1731,7 @@ class _Builder:
                     "new_practitioner_id": ev.get("new_practitioner_id"),
                     "note": ev.get("note"),
                     "created_at": _fmt(when),
-                }
+                },
             )
 
     # -- visit notes and prescriptions ------------------------------------------------------------
@@ -1884,10 +1871,10 @@ class _Builder:
             if plant and made_ok and made_bad:
                 planted += 1
         rx_rows.sort(key=lambda r: (r["issued_on"], r["patient_id"], r["medication_id"]))
-        for i, r in enumerate(rx_rows, 1):
+        for r in rx_rows:
             last = min(date.fromisoformat(r["last_filled_on"]), self.today)
             r["last_filled_on"] = max(last, date.fromisoformat(r["issued_on"])).isoformat()
-            self.t["prescriptions"].append({"id": i, **r})
+            self.t.add("prescriptions", r)
 
     # -- invoices and payments --------------------------------------------------------------------
     def _billing(self) -> None:
@@ -2008,17 +1995,15 @@ class _Builder:
                 )
                 row["status"] = "paid" if amount == due else "partially_paid"
         payments.sort(key=lambda p: (p["paid_at"], p["invoice_id"]))
-        for i, p in enumerate(payments, 1):
-            self.t["payments"].append({"id": i, **p})
+        for p in payments:
+            paid = self.t.add("payments", p)
             if p["paid_at"] >= _fmt(now - timedelta(days=AUDIT_DAYS)):
-                self.audit.append(
-                    (
-                        datetime.fromisoformat(p["paid_at"]),
-                        "payment_recorded",
-                        "invoice",
-                        p["invoice_id"],
-                        {"amount_cents": p["amount_cents"], "method": p["method"], "payment_id": i},
-                    )
+                self._log(
+                    datetime.fromisoformat(p["paid_at"]),
+                    "payment_recorded",
+                    "invoice",
+                    p["invoice_id"],
+                    {"amount_cents": p["amount_cents"], "method": p["method"], "payment_id": paid["id"]},
                 )
         for a in self.appts:
             if a["status"] == "cancelled" and a["cancelled_at"] >= now - timedelta(days=AUDIT_DAYS):
@@ -2030,33 +2015,31 @@ class _Builder:
                     ),
                     None,
                 )
-                self.audit.append(
-                    (
-                        a["cancelled_at"],
-                        "appointment_cancelled",
-                        "appointment",
-                        a["id"],
-                        {
-                            "cancelled_by": a["cancelled_by"],
-                            "fee_invoice": fee_inv["invoice_number"] if fee_inv else None,
-                            "fee_waived": False,
-                            "hours_before_start": round((a["start"] - a["cancelled_at"]).total_seconds() / 3600, 2),
-                            "late": a["late_cancel"],
-                            "reason": a["cancellation_reason"],
-                        },
-                    )
+                self._log(
+                    a["cancelled_at"],
+                    "appointment_cancelled",
+                    "appointment",
+                    a["id"],
+                    {
+                        "cancelled_by": a["cancelled_by"],
+                        "fee_invoice": fee_inv["invoice_number"] if fee_inv else None,
+                        "fee_waived": False,
+                        "hours_before_start": round((a["start"] - a["cancelled_at"]).total_seconds() / 3600, 2),
+                        "late": a["late_cancel"],
+                        "reason": a["cancellation_reason"],
+                    },
                 )
 
     def _audit_log(self) -> None:
         entries = sorted((e for e in self.audit if e[0] < self.now), key=lambda e: (e[0], e[1], e[3]))
-        for i, (when, action, etype, eid, details) in enumerate(entries, 1):
-            self.t["audit_log"].append(
+        for when, action, etype, eid, details in entries:
+            self.t.add(
+                "audit_log",
                 {
-                    "id": i,
                     "logged_at": _fmt(when),
                     "action": action,
                     "entity_type": etype,
                     "entity_id": eid,
                     "details": json.dumps(details, sort_keys=True),
-                }
+                },
             )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, dollars, like_contains, parse_day, to_cents, tool
+from awm.tooling import Db, ToolError, dollars, filters, like_any, parse_day, require_owner, to_cents, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -100,8 +100,8 @@ def _own_request(db: Db, request_id: int, email: str, verb: str) -> tuple[dict[s
     """The request and its employee, who must be the active person acting (only they may ``verb`` it)."""
     r = _request(db, request_id)
     emp = _active(db, email, "employee")
-    if r["employee_id"] != emp["id"]:
-        raise ToolError(f"Request {request_id} belongs to {r['full_name']}; only they can {verb} it.")
+    require_owner(r, "employee_id", emp["id"],
+                  f"Request {request_id} belongs to {r['full_name']}; only they can {verb} it.")
     return r, emp
 
 
@@ -188,14 +188,13 @@ def find_employees(db: Db, query: str, department_code: str | None = None, limit
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(e.full_name)", "lower(e.email)", "lower(e.employee_no)", lower=True)
+    where, filter_params = filters(("d.code = upper(?)", department_code))
     return db.query("SELECT e.employee_no, e.full_name, e.email, d.code AS department, j.title, l.name AS location, "
                     "m.full_name AS manager, e.status FROM employees e JOIN departments d ON d.id = e.department_id "
                     "JOIN job_titles j ON j.id = e.job_title_id JOIN locations l ON l.id = e.location_id "
-                    "LEFT JOIN employees m ON m.id = e.manager_id WHERE (lower(e.full_name) LIKE ? ESCAPE '\\' "
-                    "OR lower(e.email) LIKE ? ESCAPE '\\' OR lower(e.employee_no) LIKE ? ESCAPE '\\') "
-                    "AND (? IS NULL OR d.code = upper(?)) ORDER BY e.full_name, e.id LIMIT ?",
-                    (q, q, q, department_code, department_code, limit))
+                    f"LEFT JOIN employees m ON m.id = e.manager_id WHERE {who} AND {where} ORDER BY e.full_name, e.id "
+                    "LIMIT ?", (*params, *filter_params, limit))
 
 
 @tool
@@ -336,11 +335,10 @@ def list_leave_requests(db: Db, email: str | None = None, manager_email: str | N
         who, col = _emp(db, email)["id"], "e.id"
     else:
         who, col = _emp(db, manager_email, "manager")["id"], "e.manager_id"
+    where, params = filters(("r.status = ?", status), ("r.end_date >= ?", lo), ("r.start_date <= ?", hi))
     rows = db.query("SELECT r.*, t.code AS type_code, e.full_name, e.email FROM leave_requests r "
                     "JOIN leave_types t ON t.id = r.leave_type_id JOIN employees e ON e.id = r.employee_id "
-                    f"WHERE {col} = ? AND (? IS NULL OR r.status = ?) AND (? IS NULL OR r.end_date >= ?) "
-                    "AND (? IS NULL OR r.start_date <= ?) ORDER BY r.start_date, r.id LIMIT ?",
-                    (who, status, status, lo, lo, hi, hi, limit))
+                    f"WHERE {col} = ? AND {where} ORDER BY r.start_date, r.id LIMIT ?", (who, *params, limit))
     return [_req_out(r) for r in rows]
 
 
@@ -412,11 +410,12 @@ def list_expense_claims(db: Db, email: str, status: ClaimStatus | None = None, l
     """
     _limit(limit)
     e = _emp(db, email)
+    where, params = filters(("c.status = ?", status))
     rows = db.query("SELECT c.id, k.code AS category, c.expense_date, c.amount_cents, c.description, c.status, "
                     "c.submitted_at, d.full_name AS decided_by, c.decided_at, c.decision_note FROM expense_claims c "
                     "JOIN expense_categories k ON k.id = c.category_id LEFT JOIN employees d ON d.id = c.decided_by "
-                    "WHERE c.employee_id = ? AND (? IS NULL OR c.status = ?) ORDER BY c.expense_date DESC, c.id DESC LIMIT ?",
-                    (e["id"], status, status, limit))
+                    f"WHERE c.employee_id = ? AND {where} ORDER BY c.expense_date DESC, c.id DESC LIMIT ?",
+                    (e["id"], *params, limit))
     for r in rows:
         r["amount"] = dollars(r.pop("amount_cents"))
     return rows
@@ -448,9 +447,9 @@ def list_projects(db: Db, department_code: str | None = None) -> list[dict]:
     Args:
         department_code: only this department's projects, e.g. "ENG".
     """
+    where, params = filters(("d.code = upper(?)", department_code))
     return db.query("SELECT p.code, p.name, d.code AS department, p.is_active FROM projects p JOIN departments d ON "
-                    "d.id = p.department_id WHERE (? IS NULL OR d.code = upper(?)) ORDER BY p.code",
-                    (department_code, department_code))
+                    f"d.id = p.department_id WHERE {where} ORDER BY p.code", params)
 
 
 @tool
@@ -612,8 +611,8 @@ def create_delegation(db: Db, manager_email: str, delegate_email: str, start_dat
     """
     m = _active(db, manager_email, "manager")
     d = _active(db, delegate_email, "delegate")
-    if not db.value("SELECT 1 FROM employees WHERE manager_id = ? AND status = 'active'", (m["id"],)):
-        raise ToolError(f"{m['full_name']} has no active direct reports; there is nothing to delegate.")
+    db.one("SELECT 1 FROM employees WHERE manager_id = ? AND status = 'active'", (m["id"],),
+           missing=f"{m['full_name']} has no active direct reports; there is nothing to delegate.")
     if d["id"] == m["id"]:
         raise ToolError("You cannot delegate to yourself.")
     if d["department_id"] != m["department_id"] and d["id"] != m["manager_id"]:
@@ -648,8 +647,7 @@ def revoke_delegation(db: Db, delegation_id: int, manager_email: str) -> dict:
     d = db.one("SELECT * FROM delegations WHERE id = ?", (delegation_id,),
                missing=f"No delegation {delegation_id}; use list_delegations.")
     m = _active(db, manager_email, "manager")
-    if d["manager_id"] != m["id"]:
-        raise ToolError(f"Delegation {delegation_id} is not {m['full_name']}'s.")
+    require_owner(d, "manager_id", m["id"], f"Delegation {delegation_id} is not {m['full_name']}'s.")
     if d["revoked_at"] is not None:
         raise ToolError(f"Delegation {delegation_id} was already revoked.")
     if d["end_date"] < db.today().isoformat():
@@ -768,11 +766,11 @@ def log_time(db: Db, email: str, work_date: str, project_code: str, hours: float
         raise ToolError("You cannot log time for a future day.")
     if d.weekday() >= 5:
         raise ToolError(f"{d.isoformat()} is a weekend day.")
-    if db.value("SELECT 1 FROM public_holidays WHERE country_code = ? AND holiday_date = ?", (emp["country_code"], d.isoformat())):
-        raise ToolError(f"{d.isoformat()} is a public holiday in {emp['country_code']}.")
-    if db.value("SELECT 1 FROM leave_requests WHERE employee_id = ? AND status = 'approved' AND start_date <= ? AND end_date >= ?",
-                (emp["id"], d.isoformat(), d.isoformat())):
-        raise ToolError(f"You are on approved leave on {d.isoformat()}; cancel the leave before logging work that day.")
+    db.none("SELECT 1 FROM public_holidays WHERE country_code = ? AND holiday_date = ?",
+            (emp["country_code"], d.isoformat()), found=f"{d.isoformat()} is a public holiday in {emp['country_code']}.")
+    db.none("SELECT 1 FROM leave_requests WHERE employee_id = ? AND status = 'approved' AND start_date <= ? "
+            "AND end_date >= ?", (emp["id"], d.isoformat(), d.isoformat()),
+            found=f"You are on approved leave on {d.isoformat()}; cancel the leave before logging work that day.")
     p = db.one("SELECT * FROM projects WHERE code = upper(?)", (project_code.strip(),))
     if p is None or not p["is_active"]:
         raise ToolError(f"{project_code!r} is not an active project; see list_projects.")
@@ -807,8 +805,7 @@ def submit_timesheet(db: Db, timesheet_id: int, email: str) -> dict:
     ts = db.one("SELECT * FROM timesheets WHERE id = ?", (timesheet_id,),
                 missing=f"No timesheet {timesheet_id}; use get_timesheet.")
     emp = _active(db, email, "employee")
-    if ts["employee_id"] != emp["id"]:
-        raise ToolError("That is someone else's timesheet; only its owner submits it.")
+    require_owner(ts, "employee_id", emp["id"], "That is someone else's timesheet; only its owner submits it.")
     if ts["status"] != "open":
         raise ToolError(f"Timesheet {timesheet_id} is already {ts['status']}.")
     n = db.value("SELECT COUNT(*) FROM timesheet_entries WHERE timesheet_id = ?", (timesheet_id,))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 DOMAIN = "brightpath.io"
@@ -104,27 +104,24 @@ def _at(d: date, h: int, m: int = 0) -> str:
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, fk, today = ctx.rng, ctx.faker, ctx.today
-    T: dict[str, list[Row]] = {k: [] for k in [
+    T = Tables([
         "locations", "public_holidays", "departments", "job_titles", "employees", "leave_types", "leave_balances",
         "leave_requests", "blackout_periods", "delegations", "expense_categories", "expense_claims", "projects",
-        "timesheets", "timesheet_entries", "onboarding_tasks"]}
+        "timesheets", "timesheet_entries", "onboarding_tasks"])
     n_loc = ctx.n(3, 5)
     hol: dict[str, set[str]] = {}
-    hid = 0
-    for i, (name, city, cc) in enumerate(LOCATIONS[:n_loc], start=1):
-        T["locations"].append({"id": i, "name": name, "city": city, "country_code": cc})
+    for name, city, cc in LOCATIONS[:n_loc]:
+        T.add("locations", {"name": name, "city": city, "country_code": cc})
         hol[cc] = set()
         for md, hname in HOLIDAYS[cc]:
             for year in (2025, 2026):
-                hid += 1
-                T["public_holidays"].append({"id": hid, "country_code": cc, "holiday_date": f"{year}-{md}", "name": hname})
+                T.add("public_holidays", {"country_code": cc, "holiday_date": f"{year}-{md}", "name": hname})
                 hol[cc].add(f"{year}-{md}")
     loc_cc = {i + 1: LOCATIONS[i][2] for i in range(n_loc)}
     depts = DEPARTMENTS[: ctx.n(5, 10)]
     dept_id = {}
     for i, (code, name) in enumerate(depts, start=1):
-        T["departments"].append({"id": i, "code": code, "name": name, "cost_center": f"CC-{100 + i * 10}"})
-        dept_id[code] = i
+        dept_id[code] = T.add("departments", {"code": code, "name": name, "cost_center": f"CC-{100 + i * 10}"})["id"]
     for jid, title, grade, lim in JOB_TITLES:
         T["job_titles"].append({"id": jid, "title": title, "grade": grade, "expense_limit_cents": lim})
     limit = {j[0]: j[3] for j in JOB_TITLES}
@@ -135,7 +132,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         T["expense_categories"].append(dict(zip(["id", "code", "name", "per_claim_cap_cents"], c)))
 
     # ---- people ----------------------------------------------------------------------------------
-    emps: list[Row] = []
+    emps = T["employees"]
     emails: set[str] = set()
 
     def person(dept: int, title: int, manager: int | None, loc: int | None = None, hr: int = 0,
@@ -201,7 +198,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if extra is not None:
             extra["hire_date"] = ctx.days_ago(2, 8).isoformat()
             fresh.add(extra["id"])
-    T["employees"] = emps
     active = [e for e in emps if e["status"] == "active"]
     reports: dict[int, list[Row]] = {}
     for e in emps:
@@ -217,27 +213,21 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return out
 
     # ---- blackouts, projects ------------------------------------------------------------------------
-    bid = 0
     blackouts: dict[int, list[tuple[str, str]]] = {}
     for code, _ in depts:
         for s, e, why in BLACKOUTS.get(code, []):
-            bid += 1
-            T["blackout_periods"].append({"id": bid, "department_id": dept_id[code], "start_date": s, "end_date": e, "reason": why})
+            T.add("blackout_periods", {"department_id": dept_id[code], "start_date": s, "end_date": e, "reason": why})
             blackouts.setdefault(dept_id[code], []).append((s, e))
-    pid = 0
     projects: dict[int, list[int]] = {}
     for code, _ in depts:
-        for j, (pc, pname) in enumerate(PROJECT_NAMES[code]):
-            pid += 1
-            T["projects"].append({"id": pid, "code": f"{code}-{pc}", "name": pname, "department_id": dept_id[code],
-                                  "is_active": 1})
-            projects.setdefault(dept_id[code], []).append(pid)
-        pid += 1
-        T["projects"].append({"id": pid, "code": f"{code}-OLD", "name": "Legacy maintenance (closed)",
-                              "department_id": dept_id[code], "is_active": 0})
+        for pc, pname in PROJECT_NAMES[code]:
+            p = T.add("projects", {"code": f"{code}-{pc}", "name": pname, "department_id": dept_id[code],
+                                   "is_active": 1})
+            projects.setdefault(dept_id[code], []).append(p["id"])
+        T.add("projects", {"code": f"{code}-OLD", "name": "Legacy maintenance (closed)", "department_id": dept_id[code],
+                           "is_active": 0})
 
     # ---- delegations ----------------------------------------------------------------------------
-    did = 0
     delegation_days: dict[int, list[tuple[str, str, int]]] = {}
     for m in ctx.sample(leads + heads, max(2, len(leads) // 3)):
         peers = [x for x in leads + heads if x["id"] != m["id"] and x["department_id"] == m["department_id"]
@@ -245,14 +235,13 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         dl = ctx.pick(peers)
         s = today - timedelta(days=rng.randint(20, 90))
         e = s + timedelta(days=rng.randint(4, 12))
-        did += 1
-        T["delegations"].append({"id": did, "manager_id": m["id"], "delegate_id": dl["id"], "start_date": s.isoformat(),
-                                 "end_date": e.isoformat(), "created_at": _at(s - timedelta(days=2), 15), "revoked_at": None})
+        T.add("delegations", {"manager_id": m["id"], "delegate_id": dl["id"], "start_date": s.isoformat(),
+                              "end_date": e.isoformat(), "created_at": _at(s - timedelta(days=2), 15),
+                              "revoked_at": None})
         delegation_days.setdefault(m["id"], []).append((s.isoformat(), e.isoformat(), dl["id"]))
 
     # ---- leave -----------------------------------------------------------------------------------
     balances: dict[tuple[int, int], Row] = {}
-    bal_id = 0
     for e in emps:
         hired = date.fromisoformat(e["hire_date"])
         for lt in LEAVE_TYPES:
@@ -260,13 +249,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             if lt[1] == "annual" and hired.year == 2026:
                 ent = round(lt[4] * (12 - hired.month + 1) / 12)
             carried = rng.randint(0, lt[5]) if lt[5] and hired.year < 2026 else 0
-            bal_id += 1
-            b = {"id": bal_id, "employee_id": e["id"], "leave_type_id": lt[0], "year": 2026, "entitled_days": ent,
-                 "carried_over_days": carried, "used_days": 0, "pending_days": 0}
-            balances[(e["id"], lt[0])] = b
-            T["leave_balances"].append(b)
+            balances[(e["id"], lt[0])] = T.add("leave_balances", {
+                "employee_id": e["id"], "leave_type_id": lt[0], "year": 2026, "entitled_days": ent,
+                "carried_over_days": carried, "used_days": 0, "pending_days": 0})
     live: dict[int, list[tuple[str, str]]] = {}
-    rid = 0
 
     def free(e: Row, s: date, en: date, lt: int) -> bool:
         if s.year != 2026 or en.year != 2026 or en < s:
@@ -288,7 +274,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return emps[m - 1]
 
     def add_req(e: Row, lt: int, s: date, en: date, status: str, reason: str = "") -> Row | None:
-        nonlocal rid
         hl = hol[loc_cc[e["location_id"]]]
         days = ctx.tools._count_working_days(s, en, hl)
         if days < 1 or not free(e, s, en, lt) or e["manager_id"] is None:
@@ -306,11 +291,11 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if created.isoformat() < e["hire_date"]:
             return None
         sub = created
-        rid += 1
-        row = {"id": rid, "employee_id": e["id"], "leave_type_id": lt, "start_date": s.isoformat(), "end_date": en.isoformat(),
-               "working_days": days, "reason": reason, "status": status, "created_at": _at(created, 10, rng.randint(0, 59)),
-               "submitted_at": None if status == "draft" else _at(sub, 11, rng.randint(0, 59)),
-               "decided_by": None, "decided_at": None, "decision_note": None, "cancelled_at": None}
+        row = T.add("leave_requests", {
+            "employee_id": e["id"], "leave_type_id": lt, "start_date": s.isoformat(), "end_date": en.isoformat(),
+            "working_days": days, "reason": reason, "status": status, "created_at": _at(created, 10, rng.randint(0, 59)),
+            "submitted_at": None if status == "draft" else _at(sub, 11, rng.randint(0, 59)),
+            "decided_by": None, "decided_at": None, "decision_note": None, "cancelled_at": None})
         if status in ("approved", "rejected"):
             dday = min(sub + timedelta(days=rng.randint(0, 3)), today - timedelta(days=1))
             if lt == 2:
@@ -327,7 +312,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             b["used_days"] += days
         elif status == "submitted":
             b["pending_days"] += days
-        T["leave_requests"].append(row)
         return row
 
     def monday_on_or_after(d: date) -> date:
@@ -415,10 +399,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         for x in ctx.sample(team, 1):
             s = monday_on_or_after(today + timedelta(days=rng.randint(14, 60)))
             add_req(x, 1, s, s + timedelta(days=rng.choice([2, 4])), "submitted", ctx.pick(["Short break", "Long weekend", "Family event"]))
-    T["leave_requests"].sort(key=lambda r: r["id"])
 
     # ---- expense claims ----------------------------------------------------------------------------
-    cid = 0
     for e in active:
         if e["manager_id"] is None or not ctx.chance(0.45):
             continue
@@ -430,7 +412,7 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             if day.isoformat() < e["hire_date"]:
                 continue
             status = ctx.weighted({"submitted": 3, "approved": 3, "paid": 3, "rejected": 1})
-            row = {"id": cid + 1, "employee_id": e["id"], "category_id": cat[0], "expense_date": day.isoformat(),
+            row = {"employee_id": e["id"], "category_id": cat[0], "expense_date": day.isoformat(),
                    "amount_cents": amount, "description": ctx.pick(EXPENSE_TEXT[cat[0]]), "status": status,
                    "submitted_at": _at(min(day + timedelta(days=rng.randint(0, 5)), today - timedelta(days=1)), 17),
                    "decided_by": None, "decided_at": None, "decision_note": None}
@@ -443,19 +425,18 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 row["decided_at"] = _at(dday, 18)
                 if status == "rejected":
                     row["decision_note"] = ctx.pick(["Missing receipt", "Not a business expense", "Over the policy"])
-            cid += 1
-            T["expense_claims"].append(row)
+            T.add("expense_claims", row)
     # planted: pending claims above a team lead's limit (need the head) for a few staff
     for s in ctx.sample([x for x in staff if x["status"] == "active"], max(2, len(staff) // 10)):
-        cid += 1
-        T["expense_claims"].append({"id": cid, "employee_id": s["id"], "category_id": 1, "expense_date": (today - timedelta(days=rng.randint(3, 20))).isoformat(),
-                                    "amount_cents": rng.randint(1100, 2900) * 100 + ctx.pick([0, 45, 80]),
-                                    "description": ctx.pick(["Flights and hotel for customer summit", "Trade fair travel"]),
-                                    "status": "submitted", "submitted_at": _at(today - timedelta(days=rng.randint(1, 2)), 12),
-                                    "decided_by": None, "decided_at": None, "decision_note": None})
+        T.add("expense_claims", {
+            "employee_id": s["id"], "category_id": 1,
+            "expense_date": (today - timedelta(days=rng.randint(3, 20))).isoformat(),
+            "amount_cents": rng.randint(1100, 2900) * 100 + ctx.pick([0, 45, 80]),
+            "description": ctx.pick(["Flights and hotel for customer summit", "Trade fair travel"]),
+            "status": "submitted", "submitted_at": _at(today - timedelta(days=rng.randint(1, 2)), 12),
+            "decided_by": None, "decided_at": None, "decision_note": None})
 
     # ---- timesheets ----------------------------------------------------------------------------------
-    tsid = teid = 0
     approved_days: dict[int, set[str]] = {}
     for r in T["leave_requests"]:
         if r["status"] == "approved":
@@ -472,21 +453,19 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             ws = week0 - timedelta(days=7 * k)
             if ws.isoformat() < e["hire_date"]:
                 continue
-            tsid += 1
             sub = _at(ws + timedelta(days=4), 17) if st != "open" else None
             appr = _at(ws + timedelta(days=7), 10) if st == "approved" else None
-            T["timesheets"].append({"id": tsid, "employee_id": e["id"], "week_start": ws.isoformat(), "status": st,
-                                    "submitted_at": sub, "approved_by": e["manager_id"] if st == "approved" else None,
-                                    "approved_at": appr})
+            ts = T.add("timesheets", {"employee_id": e["id"], "week_start": ws.isoformat(), "status": st,
+                                      "submitted_at": sub, "approved_by": e["manager_id"] if st == "approved" else None,
+                                      "approved_at": appr})
             n_days = 5 if st != "open" else rng.randint(1, 3)
             for j in range(n_days):
                 d = ws + timedelta(days=j)
                 if d.isoformat() in hl or d.isoformat() in approved_days.get(e["id"], set()) or d >= today:
                     continue
-                teid += 1
-                T["timesheet_entries"].append({"id": teid, "timesheet_id": tsid, "work_date": d.isoformat(),
-                                               "project_id": ctx.pick(projects[e["department_id"]][:2]),
-                                               "hours": ctx.pick([7.5, 8.0, 8.0, 6.5]), "note": ""})
+                T.add("timesheet_entries", {"timesheet_id": ts["id"], "work_date": d.isoformat(),
+                                            "project_id": ctx.pick(projects[e["department_id"]][:2]),
+                                            "hours": ctx.pick([7.5, 8.0, 8.0, 6.5]), "note": ""})
 
     # planted (only where chance left none): an open timesheet for last week with Friday still unlogged, as the
     # template complete_timesheet asks: an active employee with a unique name, Friday neither a public holiday
@@ -510,22 +489,19 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             x = next((x for x in staff if fri_ok(x) and x["id"] not in has_ts
                       and x["hire_date"] <= last_ws.isoformat()), None)
             if x is not None:
-                tsid += 1
-                T["timesheets"].append({"id": tsid, "employee_id": x["id"], "week_start": last_ws.isoformat(),
-                                        "status": "open", "submitted_at": None, "approved_by": None, "approved_at": None})
+                ts = T.add("timesheets", {"employee_id": x["id"], "week_start": last_ws.isoformat(), "status": "open",
+                                          "submitted_at": None, "approved_by": None, "approved_at": None})
                 hl = hol[loc_cc[x["location_id"]]]
                 for j in range(2):  # Monday and Tuesday logged, the rest of the week still to do
                     d = (last_ws + timedelta(days=j)).isoformat()
                     if d in hl or d in approved_days.get(x["id"], set()):
                         continue
-                    teid += 1
-                    T["timesheet_entries"].append({"id": teid, "timesheet_id": tsid, "work_date": d,
-                                                   "project_id": projects[x["department_id"]][0], "hours": 8.0, "note": ""})
+                    T.add("timesheet_entries", {"timesheet_id": ts["id"], "work_date": d,
+                                                "project_id": projects[x["department_id"]][0], "hours": 8.0, "note": ""})
 
     # ---- onboarding -----------------------------------------------------------------------------
     hr_people = [x for x in active if x["is_hr"]]
     it_people = [x for x in active if x["department_id"] == dept_id["OPS"] and x["job_title_id"] in (4, 5, 6)] or [ceo]
-    oid = 0
     for e in active:
         hired = date.fromisoformat(e["hire_date"])
         if (today - hired).days > 45:
@@ -535,11 +511,10 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                      "self": e}[who]
             due = hired + timedelta(days=rng.randint(1, 14))
             done = due < today and ctx.chance(0.6) and e["id"] not in fresh
-            oid += 1
-            T["onboarding_tasks"].append({"id": oid, "employee_id": e["id"], "title": title, "owner_id": owner["id"],
-                                          "due_date": due.isoformat(),
-                                          "completed_at": _at(min(due, today - timedelta(days=1)), 15) if done else None,
-                                          "completed_by": owner["id"] if done else None})
+            T.add("onboarding_tasks", {"employee_id": e["id"], "title": title, "owner_id": owner["id"],
+                                       "due_date": due.isoformat(),
+                                       "completed_at": _at(min(due, today - timedelta(days=1)), 15) if done else None,
+                                       "completed_by": owner["id"] if done else None})
     # Where chance completed the checklists of every uniquely named recent hire down to one open task (the
     # template onboarding_two_tasks needs two), reopen the latest completed tasks of the first such hire.
     open_n: dict[int, int] = {}

@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, dollars, like_contains, parse_day, require_role, tool
+from awm.tooling import Db, ToolError, dollars, filters, like_any, parse_day, require_owner, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -142,6 +142,11 @@ def _copay(db: Db, patient: dict[str, Any], drug: dict[str, Any], quantity: int)
     return tier["copay_cents"], f"tier {drug['tier']} copay of plan {tier['code']}"
 
 
+def _rx_copay(db: Db, rx: dict[str, Any]) -> tuple[int, str]:
+    """What the prescription's patient pays for one fill of it, and why."""
+    return _copay(db, _patient(db, rx["patient_id"]), rx, rx["quantity"])
+
+
 def _safety(db: Db, rx: dict[str, Any]) -> tuple[list[str], list[str]]:
     """(blocking problems, warnings) of dispensing this prescription to its patient."""
     problems: list[str] = []
@@ -238,8 +243,9 @@ def list_staff(db: Db, store_code: str, role: Literal["pharmacist", "technician"
     """
     _limit(limit)
     s = _store(db, store_code)
+    where, params = filters(("role = ?", role))
     return db.query("SELECT full_name, email, role, license_no, is_active FROM staff WHERE store_id = ? "
-                    "AND (? IS NULL OR role = ?) ORDER BY role, full_name LIMIT ?", (s["id"], role, role, limit))
+                    f"AND {where} ORDER BY role, full_name LIMIT ?", (s["id"], *params, limit))
 
 
 @tool
@@ -256,13 +262,12 @@ def find_patients(db: Db, query: str, date_of_birth: str | None = None, limit: i
         raise ToolError("query must not be empty; give part of the patient's name, e-mail or phone.")
     if date_of_birth is not None:
         _date(date_of_birth, "date_of_birth")
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(p.full_name)", "lower(coalesce(p.email, ''))",
+                           "coalesce(p.phone, '')", lower=True)
+    where, filter_params = filters(("p.date_of_birth = ?", date_of_birth))
     return db.query("SELECT p.id, p.full_name, p.date_of_birth, p.email, p.phone, s.code AS home_store "
                     "FROM patients p JOIN stores s ON s.id = p.home_store_id "
-                    "WHERE (lower(p.full_name) LIKE ? ESCAPE '\\' OR lower(coalesce(p.email, '')) LIKE ? ESCAPE '\\' "
-                    "OR coalesce(p.phone, '') LIKE ? ESCAPE '\\') "
-                    "AND (? IS NULL OR p.date_of_birth = ?) ORDER BY p.full_name, p.id LIMIT ?",
-                    (q, q, q, date_of_birth, date_of_birth, limit))
+                    f"WHERE {who} AND {where} ORDER BY p.full_name, p.id LIMIT ?", (*params, *filter_params, limit))
 
 
 @tool
@@ -297,12 +302,11 @@ def search_drugs(db: Db, query: str, rx_only: bool | None = None, limit: int = 1
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    what, params = like_any(query.strip(), "lower(name)", "lower(generic_name)", "lower(drug_class)", lower=True)
+    where, filter_params = filters(("rx_only = ?", None if rx_only is None else int(rx_only)))
     rows = db.query("SELECT ndc, name, generic_name, strength, form, drug_class, schedule, rx_only, tier, "
-                    "unit_price_cents FROM drugs WHERE (lower(name) LIKE ? ESCAPE '\\' "
-                    "OR lower(generic_name) LIKE ? ESCAPE '\\' OR lower(drug_class) LIKE ? ESCAPE '\\') "
-                    "AND (? IS NULL OR rx_only = ?) ORDER BY name, strength LIMIT ?",
-                    (q, q, q, None if rx_only is None else int(rx_only), None if rx_only is None else int(rx_only), limit))
+                    f"unit_price_cents FROM drugs WHERE {what} AND {where} ORDER BY name, strength LIMIT ?",
+                    (*params, *filter_params, limit))
     for r in rows:
         r["rx_only"] = bool(r["rx_only"])
         r["unit_price"] = dollars(r.pop("unit_price_cents"))
@@ -366,11 +370,12 @@ def list_prescriptions(db: Db, patient_id: int, status: RxStatus | None = None, 
     """
     _limit(limit)
     _patient(db, patient_id)
+    where, params = filters(("r.status = ?", status))
     return db.query("SELECT r.rx_number, d.name AS drug, d.strength, d.form, s.code AS store, r.status, "
                     "r.refills_remaining, r.written_on, r.expires_on FROM prescriptions r "
                     "JOIN drugs d ON d.id = r.drug_id JOIN stores s ON s.id = r.store_id "
-                    "WHERE r.patient_id = ? AND (? IS NULL OR r.status = ?) ORDER BY r.written_on DESC, r.id DESC LIMIT ?",
-                    (patient_id, status, status, limit))
+                    f"WHERE r.patient_id = ? AND {where} ORDER BY r.written_on DESC, r.id DESC LIMIT ?",
+                    (patient_id, *params, limit))
 
 
 @tool
@@ -415,8 +420,7 @@ def check_fill_eligibility(db: Db, rx_number: str) -> dict:
     except ToolError as e:
         problems.append(str(e))
     e = _eligibility(db, rx)
-    patient = _patient(db, rx["patient_id"])
-    copay, basis = _copay(db, patient, rx, rx["quantity"])
+    copay, basis = _rx_copay(db, rx)
     return {"rx_number": rx["rx_number"], "eligible": not (problems + e["problems"]),
             "problems": problems + e["problems"], "warnings": e["warnings"],
             "next_fill_number": e["fill_number"], "uses_a_refill": e["uses_refill"],
@@ -434,8 +438,7 @@ def quote_copay(db: Db, rx_number: str) -> dict:
         rx_number: the Rx number, e.g. "RX600123".
     """
     rx = _rx(db, rx_number)
-    patient = _patient(db, rx["patient_id"])
-    copay, basis = _copay(db, patient, rx, rx["quantity"])
+    copay, basis = _rx_copay(db, rx)
     return {"rx_number": rx["rx_number"], "drug": f"{rx['drug_name']} {rx['strength']}", "tier": rx["tier"],
             "quantity": rx["quantity"], "cash_price": dollars(rx["unit_price_cents"] * rx["quantity"]),
             "copay": dollars(copay), "basis": basis}
@@ -452,10 +455,11 @@ def list_fills(db: Db, store_code: str, status: FillStatus | None = None, limit:
     """
     _limit(limit)
     s = _store(db, store_code)
+    where, params = filters(("f.status = ?", status))
     rows = db.query("SELECT f.*, r.rx_number, p.full_name AS patient FROM fills f "
                     "JOIN prescriptions r ON r.id = f.prescription_id JOIN patients p ON p.id = r.patient_id "
-                    "WHERE f.store_id = ? AND (? IS NULL OR f.status = ?) ORDER BY f.queued_at DESC, f.id DESC LIMIT ?",
-                    (s["id"], status, status, limit))
+                    f"WHERE f.store_id = ? AND {where} ORDER BY f.queued_at DESC, f.id DESC LIMIT ?",
+                    (s["id"], *params, limit))
     return [_fill_out(f) | {"patient": f["patient"]} for f in rows]
 
 
@@ -468,11 +472,9 @@ def find_prescribers(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(full_name)", "npi", "lower(specialty)", lower=True)
     rows = db.query("SELECT full_name, npi, specialty, phone, dea_number IS NOT NULL AS can_prescribe_controlled "
-                    "FROM prescribers WHERE lower(full_name) LIKE ? ESCAPE '\\' OR npi LIKE ? ESCAPE '\\' "
-                    "OR lower(specialty) LIKE ? ESCAPE '\\' "
-                    "ORDER BY full_name LIMIT ?", (q, q, q, limit))
+                    f"FROM prescribers WHERE {who} ORDER BY full_name LIMIT ?", (*params, limit))
     for r in rows:
         r["can_prescribe_controlled"] = bool(r["can_prescribe_controlled"])
     return rows
@@ -514,10 +516,10 @@ def list_stock_orders(db: Db, store_code: str, status: OrderStatus | None = None
     """
     _limit(limit)
     s = _store(db, store_code)
+    where, params = filters(("o.status = ?", status))
     orders = db.query("SELECT o.id, o.status, su.name AS supplier, o.created_at, o.submitted_at, o.closed_at "
                       "FROM stock_orders o JOIN suppliers su ON su.id = o.supplier_id WHERE o.store_id = ? "
-                      "AND (? IS NULL OR o.status = ?) ORDER BY o.created_at DESC, o.id DESC LIMIT ?",
-                      (s["id"], status, status, limit))
+                      f"AND {where} ORDER BY o.created_at DESC, o.id DESC LIMIT ?", (s["id"], *params, limit))
     for o in orders:
         o["lines"] = db.query("SELECT l.id, d.ndc, d.name, d.strength, l.quantity FROM stock_order_lines l "
                               "JOIN drugs d ON d.id = l.drug_id WHERE l.order_id = ? ORDER BY l.id", (o["id"],))
@@ -539,11 +541,11 @@ def list_otc_sales(db: Db, store_code: str, date_from: str | None = None, date_t
     s = _store(db, store_code)
     lo = _date(date_from, "date_from").isoformat() if date_from else None
     hi = _date(date_to, "date_to").isoformat() if date_to else None
+    where, params = filters(("substr(o.sold_at, 1, 10) >= ?", lo), ("substr(o.sold_at, 1, 10) <= ?", hi))
     rows = db.query("SELECT o.id, d.name, d.ndc, o.quantity, o.total_cents, o.sold_at, st.full_name AS sold_by "
                     "FROM otc_sales o JOIN drugs d ON d.id = o.drug_id JOIN staff st ON st.id = o.staff_id "
-                    "WHERE o.store_id = ? AND (? IS NULL OR substr(o.sold_at, 1, 10) >= ?) "
-                    "AND (? IS NULL OR substr(o.sold_at, 1, 10) <= ?) ORDER BY o.sold_at DESC, o.id DESC LIMIT ?",
-                    (s["id"], lo, lo, hi, hi, limit))
+                    f"WHERE o.store_id = ? AND {where} ORDER BY o.sold_at DESC, o.id DESC LIMIT ?",
+                    (s["id"], *params, limit))
     for r in rows:
         r["total"] = dollars(r.pop("total_cents"))
     return rows
@@ -572,8 +574,7 @@ def queue_fill(db: Db, rx_number: str, actor_email: str) -> dict:
     e = _eligibility(db, rx)
     if e["problems"]:
         raise ToolError(f"Cannot queue {rx['rx_number']}: " + "; ".join(e["problems"]) + ".")
-    patient = _patient(db, rx["patient_id"])
-    copay, basis = _copay(db, patient, rx, rx["quantity"])
+    copay, basis = _rx_copay(db, rx)
     fid = db.insert("fills", {"prescription_id": rx["id"], "store_id": rx["store_id"], "fill_number": e["fill_number"],
                               "quantity": rx["quantity"], "status": "queued", "copay_cents": copay, "lot_id": None,
                               "queued_by": actor["id"], "pharmacist_id": None, "queued_at": _now(db)})
@@ -833,8 +834,8 @@ def add_pharmacist_note(db: Db, patient_id: int, body: str, pharmacist_email: st
     rx_id = None
     if rx_number is not None:
         rx = _rx(db, rx_number)
-        if rx["patient_id"] != patient_id:
-            raise ToolError(f"{rx['rx_number']} belongs to another patient, not {p['full_name']}.")
+        require_owner(rx, "patient_id", patient_id,
+                      f"{rx['rx_number']} belongs to another patient, not {p['full_name']}.")
         rx_id = rx["id"]
     nid = db.insert("pharmacist_notes", {"patient_id": patient_id, "prescription_id": rx_id, "author_id": actor["id"],
                                          "body": body.strip(), "created_at": _now(db)})
@@ -1029,8 +1030,8 @@ def add_order_line(db: Db, order_id: int, ndc: str, quantity: int, actor_email: 
         raise ToolError(f"{d['name']} {d['strength']} comes from {other}, not {o['supplier_name']}; order it from {other}.")
     if quantity < o["min_order_units"]:
         raise ToolError(f"{o['supplier_name']} takes at least {o['min_order_units']} units per line.")
-    if db.value("SELECT 1 FROM stock_order_lines WHERE order_id = ? AND drug_id = ?", (order_id, d["id"])):
-        raise ToolError(f"{d['name']} {d['strength']} is already on order {order_id}.")
+    db.none("SELECT 1 FROM stock_order_lines WHERE order_id = ? AND drug_id = ?", (order_id, d["id"]),
+            found=f"{d['name']} {d['strength']} is already on order {order_id}.")
     lid = db.insert("stock_order_lines", {"order_id": order_id, "drug_id": d["id"], "quantity": quantity})
     return {"line_id": lid, "order_id": order_id, "drug": f"{d['name']} {d['strength']}", "quantity": quantity}
 

@@ -36,7 +36,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 
@@ -145,10 +145,10 @@ def _at(d: date, hour: int, minute: int = 0) -> str:
 
 def build(ctx: WorldContext) -> dict[str, list[Row]]:
     rng, fk, today = ctx.rng, ctx.faker, ctx.today
-    T: dict[str, list[Row]] = {k: [] for k in [
+    T = Tables([
         "stores", "staff", "suppliers", "drugs", "drug_interactions", "inventory_lots", "prescribers",
         "insurance_plans", "plan_tiers", "patients", "patient_allergies", "prescriptions", "fills", "transfers",
-        "otc_sales", "otc_sale_lots", "refill_reminders", "pharmacist_notes", "stock_orders", "stock_order_lines"]}
+        "otc_sales", "otc_sale_lots", "refill_reminders", "pharmacist_notes", "stock_orders", "stock_order_lines"])
 
     # ---- reference data --------------------------------------------------------------------------
     for sid, name, email, lead, mn in SUPPLIERS:
@@ -156,33 +156,28 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     drugs: dict[int, Row] = {}
     for i, (name, generic, strength, form, cls, sched, rx, tier, price, mx, sup) in enumerate(DRUGS, start=1):
         ndc = f"{50000 + i * 37:05d}-{100 + (i * 53) % 900:03d}-{10 + i % 90:02d}"
-        row = {"id": i, "ndc": ndc, "name": name, "generic_name": generic, "strength": strength, "form": form,
-               "drug_class": cls, "schedule": sched, "rx_only": rx, "tier": tier, "unit_price_cents": price,
-               "max_units_per_sale": mx, "supplier_id": sup}
-        drugs[i] = row
-        T["drugs"].append(row)
+        drugs[i] = T.add("drugs", {"ndc": ndc, "name": name, "generic_name": generic, "strength": strength,
+                                   "form": form, "drug_class": cls, "schedule": sched, "rx_only": rx, "tier": tier,
+                                   "unit_price_cents": price, "max_units_per_sale": mx, "supplier_id": sup})
     rx_drugs = [d for d in drugs.values() if d["rx_only"]]
     otc_drugs = [d for d in drugs.values() if not d["rx_only"]]
-    for i, (a, b, sev, desc) in enumerate(INTERACTIONS, start=1):
-        T["drug_interactions"].append({"id": i, "class_a": a, "class_b": b, "severity": sev, "description": desc})
+    for a, b, sev, desc in INTERACTIONS:
+        T.add("drug_interactions", {"class_a": a, "class_b": b, "severity": sev, "description": desc})
     major = {(a, b) for a, b, s, _ in INTERACTIONS if s == "major"} | {(b, a) for a, b, s, _ in INTERACTIONS if s == "major"}
-    tid = 0
     plan_tiers: dict[int, dict[int, int | None]] = {}
-    for i, (code, name, payer, tiers) in enumerate(PLANS, start=1):
-        T["insurance_plans"].append({"id": i, "code": code, "name": name, "payer": payer})
-        plan_tiers[i] = {}
+    for code, name, payer, tiers in PLANS:
+        plan_id = T.add("insurance_plans", {"code": code, "name": name, "payer": payer})["id"]
+        plan_tiers[plan_id] = {}
         for tier, copay in tiers:
-            tid += 1
-            T["plan_tiers"].append({"id": tid, "plan_id": i, "tier": tier, "covered": 0 if copay is None else 1,
-                                    "copay_cents": copay})
-            plan_tiers[i][tier] = copay
+            T.add("plan_tiers", {"plan_id": plan_id, "tier": tier, "covered": 0 if copay is None else 1,
+                                 "copay_cents": copay})
+            plan_tiers[plan_id][tier] = copay
 
     # ---- stores and staff ------------------------------------------------------------------------
     n_stores = ctx.n(3, 12)
     emails: set[str] = set()
     names_used: set[str] = set()
     staff_by_store: dict[int, dict[str, list[Row]]] = {}
-    sf_id = 0
     lic = 40000
     for s in range(1, n_stores + 1):
         hood, city = STORES[s - 1]
@@ -199,23 +194,19 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     email = f"{base}{n}@greenleafrx.com"
                     n += 1
                 emails.add(email)
-                sf_id += 1
                 lic += rng.randint(3, 40)
-                row = {"id": sf_id, "store_id": s, "full_name": full, "email": email, "role": role,
-                       "license_no": f"RPH-{lic}" if role == "pharmacist" else None, "is_active": 1}
-                T["staff"].append(row)
+                row = T.add("staff", {"store_id": s, "full_name": full, "email": email, "role": role,
+                                      "license_no": f"RPH-{lic}" if role == "pharmacist" else None, "is_active": 1})
                 staff_by_store[s][role].append(row)
         if ctx.chance(0.5):  # a former technician, deactivated
             first, last = fk.first_name(), fk.last_name()
             full = f"{first} {last}"
             email = f"{full.lower().replace(' ', '.').replace(chr(39), '')}.former{s}@greenleafrx.com"
-            sf_id += 1
-            T["staff"].append({"id": sf_id, "store_id": s, "full_name": full, "email": email, "role": "technician",
-                               "license_no": None, "is_active": 0})
+            T.add("staff", {"store_id": s, "full_name": full, "email": email, "role": "technician",
+                            "license_no": None, "is_active": 0})
 
     # ---- stock lots ------------------------------------------------------------------------------
     lots: dict[tuple[int, int], list[Row]] = {}
-    lot_id = 0
     lot_codes: set[str] = set()
 
     def lot_code() -> str:
@@ -223,12 +214,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                                   f"{rng.randint(1000, 9999)}{rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ')}", lot_codes)
 
     def add_lot(store: int, drug: int, received: date, expiry: date, qty: int, disposed: str | None = None) -> Row:
-        nonlocal lot_id
-        lot_id += 1
-        row = {"id": lot_id, "store_id": store, "drug_id": drug, "lot_number": lot_code(),
-               "expiry_date": expiry.isoformat(), "quantity": qty, "received_on": received.isoformat(),
-               "disposed_at": disposed}
-        T["inventory_lots"].append(row)
+        row = T.add("inventory_lots", {"store_id": store, "drug_id": drug, "lot_number": lot_code(),
+                                       "expiry_date": expiry.isoformat(), "quantity": qty,
+                                       "received_on": received.isoformat(), "disposed_at": disposed})
         lots.setdefault((store, drug), []).append(row)
         return row
 
@@ -265,39 +253,34 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         return lots[(store, drug)][-1]
 
     # ---- prescribers -----------------------------------------------------------------------------
-    prescribers: list[Row] = []
+    prescribers = T["prescribers"]
     npis: set[str] = set()
     deas: set[str] = set()
-    for i in range(1, ctx.n(12, 70) + 1):
+    for _ in range(ctx.n(12, 70)):
         last = fk.last_name()
         npi = ctx.unique(lambda: f"1{rng.randint(100000000, 999999999)}", npis)
         has_dea = ctx.chance(0.75)
         dea = ctx.unique(lambda: f"B{last[0].upper()}{rng.randint(1000000, 9999999)}", deas) if has_dea else None
-        row = {"id": i, "full_name": f"{fk.first_name()} {last}",
-               "npi": npi, "dea_number": dea, "specialty": ctx.pick(SPECIALTIES),
-               "phone": f"503-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}"}
-        prescribers.append(row)
+        T.add("prescribers", {"full_name": f"{fk.first_name()} {last}", "npi": npi, "dea_number": dea,
+                              "specialty": ctx.pick(SPECIALTIES),
+                              "phone": f"503-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}"})
     if ctx.distractors:  # prescribers sharing a surname
         for src in ctx.sample(prescribers[:], 3):
             last = src["full_name"].split()[-1]
             npi = ctx.unique(lambda: f"1{rng.randint(100000000, 999999999)}", npis)
-            prescribers.append({"id": len(prescribers) + 1, "full_name": f"{fk.first_name()} {last}", "npi": npi,
-                                "dea_number": None, "specialty": ctx.pick(SPECIALTIES),
-                                "phone": f"503-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}"})
-    T["prescribers"] = prescribers
+            T.add("prescribers", {"full_name": f"{fk.first_name()} {last}", "npi": npi, "dea_number": None,
+                                  "specialty": ctx.pick(SPECIALTIES),
+                                  "phone": f"503-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}"})
     dea_prescribers = [p for p in prescribers if p["dea_number"]]
 
     # ---- patients --------------------------------------------------------------------------------
-    patients: list[Row] = []
+    patients = T["patients"]
     allergies: dict[int, set[str]] = {}
     pt_emails: set[str] = set()
-    al_id = 0
 
     def new_patient(full: str | None = None) -> Row:
-        nonlocal al_id
         first, last = (full.split(" ", 1) if full else (fk.first_name(), fk.last_name()))
         full = f"{first} {last}"
-        i = len(patients) + 1
         email = None
         if ctx.chance(0.85):
             email = ctx.unique(lambda: f"{first.lower()}.{last.lower().replace(chr(39), '')}{rng.randint(1, 99)}@"
@@ -305,18 +288,16 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         phone = f"971-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}" if (email is None or ctx.chance(0.8)) else None
         plan = rng.randint(1, len(PLANS)) if ctx.chance(0.8) else None
         dob = today - timedelta(days=rng.randint(18 * 365, 88 * 365))
-        row = {"id": i, "full_name": full, "date_of_birth": dob.isoformat(), "email": email, "phone": phone,
-               "home_store_id": rng.randint(1, n_stores), "plan_id": plan,
-               "member_id": f"{PLANS[plan - 1][0]}{rng.randint(10000000, 99999999)}" if plan else None,
-               "created_at": _iso(ctx.moment_ago(500, 2000))}
-        patients.append(row)
-        allergies[i] = set()
+        row = T.add("patients", {"full_name": full, "date_of_birth": dob.isoformat(), "email": email, "phone": phone,
+                                 "home_store_id": rng.randint(1, n_stores), "plan_id": plan,
+                                 "member_id": f"{PLANS[plan - 1][0]}{rng.randint(10000000, 99999999)}" if plan else None,
+                                 "created_at": _iso(ctx.moment_ago(500, 2000))})
+        allergies[row["id"]] = set()
         if ctx.chance(0.3):
             for cls in ctx.sample(ALLERGY_CLASSES, rng.choice([1, 1, 2])):
-                al_id += 1
-                allergies[i].add(cls)
-                T["patient_allergies"].append({
-                    "id": al_id, "patient_id": i, "drug_class": cls, "severity": ctx.pick(["mild", "moderate", "severe"]),
+                allergies[row["id"]].add(cls)
+                T.add("patient_allergies", {
+                    "patient_id": row["id"], "drug_class": cls, "severity": ctx.pick(["mild", "moderate", "severe"]),
                     "reaction": ctx.pick(REACTIONS), "recorded_by": None, "recorded_at": _iso(ctx.moment_ago(400, 1500))})
         return row
 
@@ -325,11 +306,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
     if ctx.distractors:  # namesakes: same full name, other birth date and e-mail
         for src in ctx.sample(patients[:], max(4, len(patients) // 10)):
             new_patient(src["full_name"])
-    T["patients"] = patients
 
     # ---- prescriptions and fills -----------------------------------------------------------------
-    rx_rows: list[Row] = []
-    fill_id = 0
+    rx_rows = T["prescriptions"]
     rxnums: set[int] = set()
     active_classes: dict[int, list[str]] = {p["id"]: [] for p in patients}
 
@@ -359,7 +338,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
 
     def add_rx(p: Row, d: Row, store: int, written: date, *, status: str = "active", history: str = "normal",
                refills: int | None = None, prescriber: Row | None = None) -> Row:
-        nonlocal fill_id
         i = len(rx_rows) + 1
         q, ds, directions = regimen(d)
         sched = d["schedule"]
@@ -392,15 +370,14 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                 break
             nxt = day + timedelta(days=ds + rng.randint(-2, 5))
             is_last = number == refills or nxt >= today or nxt.isoformat() > row["expires_on"]
-            fill_id += 1
             st = tech(store)
             ph = rph(store)
             lot = lot_for(store, d["id"], day)
             copay = _copay(p, d, q)
-            f = {"id": fill_id, "prescription_id": i, "store_id": store, "fill_number": number, "quantity": q,
-                 "status": "picked_up", "copay_cents": copay, "lot_id": lot["id"], "queued_by": st["id"],
-                 "pharmacist_id": ph["id"], "queued_at": _at(day, 9, rng.randint(0, 59)),
-                 "filled_at": _at(day, 11, rng.randint(0, 59)), "picked_up_at": None, "closed_at": None}
+            f = T.add("fills", {"prescription_id": i, "store_id": store, "fill_number": number, "quantity": q,
+                                "status": "picked_up", "copay_cents": copay, "lot_id": lot["id"], "queued_by": st["id"],
+                                "pharmacist_id": ph["id"], "queued_at": _at(day, 9, rng.randint(0, 59)),
+                                "filled_at": _at(day, 11, rng.randint(0, 59)), "picked_up_at": None, "closed_at": None})
             pick_day = day + timedelta(days=rng.randint(0, 3))
             if pick_day >= today:
                 pick_day = day
@@ -408,10 +385,8 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             if not is_last and ctx.chance(0.05):  # once returned to stock, then filled again
                 f.update(status="returned_to_stock", picked_up_at=None,
                          closed_at=_at(day + timedelta(days=10), 17))
-                T["fills"].append(f)
                 day = day + timedelta(days=11)
                 continue
-            T["fills"].append(f)
             if number > 0:
                 row["refills_remaining"] -= 1
             number += 1
@@ -492,13 +467,13 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             continue
         fs = [f for f in T["fills"] if f["prescription_id"] == r["id"] and f["status"] not in ("returned_to_stock", "cancelled")]
         number = len(fs)
-        fill_id += 1
         p = patients[r["patient_id"] - 1]
-        T["fills"].append({"id": fill_id, "prescription_id": r["id"], "store_id": r["store_id"], "fill_number": number,
-                           "quantity": r["quantity"], "status": "queued", "copay_cents": _copay(p, drugs[r["drug_id"]], r["quantity"]),
-                           "lot_id": None, "queued_by": tech(r["store_id"])["id"], "pharmacist_id": None,
-                           "queued_at": _at(today - timedelta(days=rng.randint(0, 1)), 8, rng.randint(0, 59)),
-                           "filled_at": None, "picked_up_at": None, "closed_at": None})
+        T.add("fills", {"prescription_id": r["id"], "store_id": r["store_id"], "fill_number": number,
+                        "quantity": r["quantity"], "status": "queued",
+                        "copay_cents": _copay(p, drugs[r["drug_id"]], r["quantity"]),
+                        "lot_id": None, "queued_by": tech(r["store_id"])["id"], "pharmacist_id": None,
+                        "queued_at": _at(today - timedelta(days=rng.randint(0, 1)), 8, rng.randint(0, 59)),
+                        "filled_at": None, "picked_up_at": None, "closed_at": None})
         if number > 0:
             r["refills_remaining"] -= 1
 
@@ -531,7 +506,6 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         movable = [r for r in rx_rows if r["status"] == "active" and drugs[r["drug_id"]]["schedule"] != 2
                    and r["expires_on"] >= today.isoformat() and r["refills_remaining"] > 0
                    and not any(f["prescription_id"] == r["id"] and f["status"] in ("queued", "filled") for f in T["fills"])]
-        xid = 0
         for r in ctx.sample(movable, ctx.n(3, 25)):
             fs = [f for f in T["fills"] if f["prescription_id"] == r["id"]]
             when = datetime.fromisoformat(max([f["picked_up_at"] or f["closed_at"] or f["queued_at"] for f in fs] or [_at(date.fromisoformat(r["written_on"]), 9)]))
@@ -547,12 +521,9 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
             rx_rows.append(new)
             r["status"] = "transferred"
             r["status_reason"] = f"Transferred to store S{to_store:02d}"
-            xid += 1
-            T["transfers"].append({"id": xid, "from_prescription_id": r["id"], "to_prescription_id": i,
-                                   "from_store_id": r["store_id"], "to_store_id": to_store,
-                                   "pharmacist_id": rph(to_store)["id"], "transferred_at": _iso(when)})
-    T["prescriptions"] = rx_rows
-    T["fills"].sort(key=lambda f: f["id"])
+            T.add("transfers", {"from_prescription_id": r["id"], "to_prescription_id": i,
+                                "from_store_id": r["store_id"], "to_store_id": to_store,
+                                "pharmacist_id": rph(to_store)["id"], "transferred_at": _iso(when)})
 
     # ---- reminders and notes ---------------------------------------------------------------------
     rid = 0
@@ -574,18 +545,16 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         T["refill_reminders"].append({"id": rid, "prescription_id": r["id"], "remind_on": on.isoformat(), "channel": ch,
                                       "status": "sent", "created_by": tech(r["store_id"])["id"],
                                       "created_at": _at(on - timedelta(days=1), 12)})
-    nid = 0
     for r in ctx.sample(rx_rows, max(3, len(rx_rows) // 6)):
         w = date.fromisoformat(r["written_on"])
         if w >= today:
             continue
-        nid += 1
-        T["pharmacist_notes"].append({"id": nid, "patient_id": r["patient_id"], "prescription_id": r["id"],
-                                      "author_id": rph(r["store_id"])["id"], "body": ctx.pick(NOTE_BODIES),
-                                      "created_at": _at(w + timedelta(days=rng.randint(0, max(0, min(30, (today - w).days - 1)))), 14)})
+        T.add("pharmacist_notes", {
+            "patient_id": r["patient_id"], "prescription_id": r["id"], "author_id": rph(r["store_id"])["id"],
+            "body": ctx.pick(NOTE_BODIES),
+            "created_at": _at(w + timedelta(days=rng.randint(0, max(0, min(30, (today - w).days - 1)))), 14)})
 
     # ---- OTC sales -------------------------------------------------------------------------------
-    sid = 0
     for _ in range(ctx.n(25, 500)):
         s = rng.randint(1, n_stores)
         d = ctx.pick(otc_drugs)
@@ -596,19 +565,17 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
         if not (lot["received_on"] <= day.isoformat() < lot["expiry_date"]):
             continue
         q = rng.randint(1, min(3, d["max_units_per_sale"]))
-        sid += 1
-        T["otc_sales"].append({"id": sid, "store_id": s, "staff_id": tech(s)["id"], "drug_id": d["id"], "quantity": q,
-                               "total_cents": q * d["unit_price_cents"], "sold_at": _at(day, rng.randint(9, 19), rng.randint(0, 59))})
-        T["otc_sale_lots"].append({"id": sid, "sale_id": sid, "lot_id": lot["id"], "quantity": q})
+        sale = T.add("otc_sales", {"store_id": s, "staff_id": tech(s)["id"], "drug_id": d["id"], "quantity": q,
+                                   "total_cents": q * d["unit_price_cents"],
+                                   "sold_at": _at(day, rng.randint(9, 19), rng.randint(0, 59))})
+        T.add("otc_sale_lots", {"sale_id": sale["id"], "lot_id": lot["id"], "quantity": q})
 
     # ---- stock orders ----------------------------------------------------------------------------
-    oid = lid = 0
     for s in range(1, n_stores + 1):
         for sup in (1, 2, 3):
             kinds = ["received", "received", "cancelled"] + (["submitted"] if ctx.chance(0.5) else []) + \
                     (["draft"] if (sup == 3 and ctx.chance(0.6)) else [])
             for kind in kinds:
-                oid += 1
                 created = ctx.moment_ago(3, 80) if kind != "draft" else ctx.moment_ago(0.2, 3)
                 mgr = staff_by_store[s]["manager"][0]
                 sub_by = rph(s) if kind != "draft" else None
@@ -622,16 +589,16 @@ def build(ctx: WorldContext) -> dict[str, list[Row]]:
                     closed = created + timedelta(hours=rng.randint(1, 30))
                     if closed >= ctx.clock:
                         closed = created
-                T["stock_orders"].append({"id": oid, "store_id": s, "supplier_id": sup, "status": kind,
-                                          "created_by": tech(s)["id"] if kind == "draft" else mgr["id"],
-                                          "created_at": _iso(created), "submitted_by": sub_by["id"] if subm else None,
-                                          "submitted_at": _iso(subm) if subm else None,
-                                          "closed_at": _iso(closed) if closed else None})
+                order = T.add("stock_orders", {"store_id": s, "supplier_id": sup, "status": kind,
+                                               "created_by": tech(s)["id"] if kind == "draft" else mgr["id"],
+                                               "created_at": _iso(created),
+                                               "submitted_by": sub_by["id"] if subm else None,
+                                               "submitted_at": _iso(subm) if subm else None,
+                                               "closed_at": _iso(closed) if closed else None})
                 sup_drugs = [d for d in drugs.values() if d["supplier_id"] == sup and d["schedule"] != 2]
                 for d in ctx.sample(sup_drugs, rng.randint(1, 3)):
-                    lid += 1
-                    T["stock_order_lines"].append({"id": lid, "order_id": oid, "drug_id": d["id"],
-                                                   "quantity": max(SUPPLIERS[sup - 1][4], rng.choice([10, 20, 50, 100]))})
+                    T.add("stock_order_lines", {"order_id": order["id"], "drug_id": d["id"],
+                                                "quantity": max(SUPPLIERS[sup - 1][4], rng.choice([10, 20, 50, 100]))})
 
     _plant_uncollected(ctx, T)
     _plant_unstocked(ctx, T)

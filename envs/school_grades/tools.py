@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, filters, like_contains, parse_day, tool
+from awm.tooling import Db, ToolError, filters, like_any, parse_day, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -129,9 +129,9 @@ def _section(db: Db, section_id: int) -> dict[str, Any]:
 
 
 def _own_section(db: Db, actor: dict[str, Any], sec: dict[str, Any], what: str) -> None:
-    if sec["teacher_id"] != actor["id"]:
-        raise ToolError(f"{actor['full_name']} does not teach {sec['course_code']} section {sec['section_code']} "
-                        f"({sec['teacher_name']} does); only a section's own teacher can {what}.")
+    require_owner(sec, "teacher_id", actor["id"],
+                  f"{actor['full_name']} does not teach {sec['course_code']} section {sec['section_code']} "
+                  f"({sec['teacher_name']} does); only a section's own teacher can {what}.")
 
 
 def _teacher_section(db: Db, teacher_email: str, section_id: int, what: str) -> tuple[dict, dict]:
@@ -168,6 +168,15 @@ def _locked(db: Db, student_id: int, term_id: int) -> bool:
                     (student_id, term_id)) is not None
 
 
+def _enrolled(db: Db, student: dict[str, Any], sec: dict[str, Any]) -> dict[str, Any]:
+    """The student's enrolment in the section, which must be live (enrolled, not dropped or completed)."""
+    e = _enrolment(db, student["id"], sec["id"])
+    if e is None or e["status"] != "enrolled":
+        raise ToolError(f"{student['full_name']} is not enrolled in {sec['course_code']} section "
+                        f"{sec['section_code']}.")
+    return e
+
+
 def _check_unlocked(db: Db, student: dict[str, Any], sec: dict[str, Any]) -> None:
     if sec["term_status"] == "closed":
         raise ToolError(f"Term {sec['term_code']} is closed; its records can no longer change.")
@@ -202,12 +211,10 @@ def find_students(db: Db, query: str, grade_level: int | None = None, limit: int
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(full_name)", "lower(email)", "student_number", lower=True)
+    where, filter_params = filters(("grade_level = ?", grade_level))
     return db.query("SELECT student_number, full_name, email, grade_level, status FROM students WHERE "
-                    "(lower(full_name) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\' "
-                    "OR student_number LIKE ? ESCAPE '\\') AND "
-                    "(? IS NULL OR grade_level = ?) ORDER BY full_name, id LIMIT ?",
-                    (q, q, q, grade_level, grade_level, limit))
+                    f"{who} AND {where} ORDER BY full_name, id LIMIT ?", (*params, *filter_params, limit))
 
 
 @tool
@@ -236,13 +243,11 @@ def find_teachers(db: Db, query: str = "", department_code: str | None = None, l
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(t.full_name)", "lower(t.email)", lower=True)
+    where, filter_params = filters(("upper(d.code) = upper(?)", department_code))
     return db.query("SELECT t.full_name, t.email, t.role, d.code AS department_code FROM teachers t "
-                    "LEFT JOIN departments d ON d.id = t.department_id "
-                    "WHERE (lower(t.full_name) LIKE ? ESCAPE '\\' OR "
-                    "lower(t.email) LIKE ? ESCAPE '\\') AND (? IS NULL OR upper(d.code) = upper(?)) "
-                    "AND t.is_active = 1 "
-                    "ORDER BY t.full_name, t.id LIMIT ?", (q, q, department_code, department_code, limit))
+                    f"LEFT JOIN departments d ON d.id = t.department_id WHERE {who} AND {where} "
+                    "AND t.is_active = 1 ORDER BY t.full_name, t.id LIMIT ?", (*params, *filter_params, limit))
 
 
 @tool
@@ -256,11 +261,11 @@ def list_courses(db: Db, department_code: str | None = None, query: str = "", li
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    where, filter_params = filters(("upper(d.code) = upper(?)", department_code))
+    what, params = like_any(query.strip(), "lower(c.title)", "lower(c.code)", lower=True)
     rows = db.query("SELECT c.id, c.code, c.title, d.code AS department_code, c.credits, c.min_grade_level FROM courses c "
-                    "JOIN departments d ON d.id = c.department_id WHERE (? IS NULL OR upper(d.code) = upper(?)) AND "
-                    "(lower(c.title) LIKE ? ESCAPE '\\' OR lower(c.code) LIKE ? ESCAPE '\\') ORDER BY c.code LIMIT ?",
-                    (department_code, department_code, q, q, limit))
+                    f"JOIN departments d ON d.id = c.department_id WHERE {where} AND {what} ORDER BY c.code LIMIT ?",
+                    (*filter_params, *params, limit))
     for r in rows:
         r["prerequisites"] = db.query("SELECT p.code, p.title, cp.min_percent FROM course_prerequisites cp JOIN courses p "
                                       "ON p.id = cp.prereq_course_id WHERE cp.course_id = ? ORDER BY p.code", (r["id"],))
@@ -563,9 +568,7 @@ def drop_enrolment(db: Db, registrar_email: str, student_number: str, section_id
     _registrar(db, registrar_email, "drop enrolments")
     st = _student(db, student_number)
     sec = _section(db, section_id)
-    e = _enrolment(db, st["id"], section_id)
-    if e is None or e["status"] != "enrolled":
-        raise ToolError(f"{st['full_name']} is not enrolled in {sec['course_code']} section {sec['section_code']}.")
+    e = _enrolled(db, st, sec)
     if sec["term_status"] not in ("planning", "active"):
         raise ToolError(f"Term {sec['term_code']} is {sec['term_status']}; enrolments can no longer be dropped.")
     db.execute("UPDATE enrolments SET status = 'dropped', dropped_at = ? WHERE id = ?", (_now(db), e["id"]))
@@ -609,8 +612,8 @@ def create_assignment(db: Db, teacher_email: str, section_id: int, title: str, c
     title = title.strip()
     if not title:
         raise ToolError("Give the assignment a title.")
-    if db.value("SELECT 1 FROM assignments WHERE section_id = ? AND lower(title) = lower(?)", (section_id, title)):
-        raise ToolError(f"This section already has an assignment called {title!r}.")
+    db.none("SELECT 1 FROM assignments WHERE section_id = ? AND lower(title) = lower(?)", (section_id, title),
+            found=f"This section already has an assignment called {title!r}.")
     if max_points <= 0:
         raise ToolError("max_points must be positive.")
     if not 0 <= late_penalty_per_day <= 100 or max_late_days < 0:
@@ -661,13 +664,11 @@ def submit_assignment(db: Db, student_email: str, assignment_id: int) -> dict:
     """
     st = _student_by_email(db, student_email)
     a, sec = _assignment_section(db, assignment_id)
-    e = _enrolment(db, st["id"], sec["id"])
-    if e is None or e["status"] != "enrolled":
-        raise ToolError(f"{st['full_name']} is not enrolled in {sec['course_code']} section {sec['section_code']}.")
+    _enrolled(db, st, sec)
     if a["status"] != "published" or sec["term_status"] != "active":
         raise ToolError(f"'{a['title']}' is not open for submissions.")
-    if db.value("SELECT 1 FROM submissions WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"])):
-        raise ToolError(f"{st['full_name']} has already submitted '{a['title']}'.")
+    db.none("SELECT 1 FROM submissions WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"]),
+            found=f"{st['full_name']} has already submitted '{a['title']}'.")
     now = _now(db)
     days = late_days(now, a["due_at"])
     if days > a["max_late_days"]:
@@ -701,8 +702,8 @@ def grade_submission(db: Db, teacher_email: str, assignment_id: int, student_num
     _check_unlocked(db, st, sec)
     sub = db.one("SELECT * FROM submissions WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"]),
                  missing=f"{st['full_name']} has not submitted '{a['title']}'; only submitted work can be graded.")
-    if db.value("SELECT 1 FROM grades WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"])):
-        raise ToolError(f"'{a['title']}' is already graded for {st['full_name']}; use update_grade to change it.")
+    db.none("SELECT 1 FROM grades WHERE assignment_id = ? AND student_id = ?", (assignment_id, st["id"]),
+            found=f"'{a['title']}' is already graded for {st['full_name']}; use update_grade to change it.")
     if not 0 <= raw_points <= a["max_points"]:
         raise ToolError(f"The score must be between 0 and {a['max_points']:g} points.")
     pct = penalty_pct(sub["days_late"], a["late_penalty_per_day"])
@@ -828,8 +829,8 @@ def generate_report_card(db: Db, registrar_email: str, student_number: str, term
     t = _term(db, term_code)
     if t["status"] != "grading":
         raise ToolError(f"Term {t['code']} is {t['status']}; report cards are generated while a term is being graded.")
-    if db.value("SELECT 1 FROM report_cards WHERE student_id = ? AND term_id = ?", (st["id"], t["id"])):
-        raise ToolError(f"{st['full_name']} already has a report card for {t['code']}; use get_report_card.")
+    db.none("SELECT 1 FROM report_cards WHERE student_id = ? AND term_id = ?", (st["id"], t["id"]),
+            found=f"{st['full_name']} already has a report card for {t['code']}; use get_report_card.")
     rows = db.query("SELECT e.section_id, e.status, e.final_percent, e.final_letter, c.code, c.credits FROM enrolments e "
                     "JOIN sections s ON s.id = e.section_id JOIN courses c ON c.id = s.course_id WHERE e.student_id = ? "
                     "AND s.term_id = ? AND e.status <> 'dropped' ORDER BY c.code", (st["id"], t["id"]))
@@ -908,11 +909,11 @@ def send_parent_message(db: Db, teacher_email: str, student_number: str, guardia
     """
     actor = _staff(db, teacher_email)
     st = _student(db, student_number)
-    if not db.value("SELECT 1 FROM enrolments e JOIN sections s ON s.id = e.section_id JOIN terms t ON t.id = s.term_id "
-                    "WHERE e.student_id = ? AND s.teacher_id = ? AND e.status <> 'dropped' AND t.status IN "
-                    "('active', 'grading')", (st["id"], actor["id"])):
-        raise ToolError(f"{actor['full_name']} does not teach {st['full_name']} this year; only their teachers can "
-                        "message the family.")
+    db.one("SELECT 1 FROM enrolments e JOIN sections s ON s.id = e.section_id JOIN terms t ON t.id = s.term_id "
+           "WHERE e.student_id = ? AND s.teacher_id = ? AND e.status <> 'dropped' AND t.status IN "
+           "('active', 'grading')", (st["id"], actor["id"]),
+           missing=f"{actor['full_name']} does not teach {st['full_name']} this year; only their teachers can "
+                   "message the family.")
     g = db.one("SELECT g.* FROM guardians g JOIN student_guardians sg ON sg.guardian_id = g.id WHERE sg.student_id = ? "
                "AND lower(g.email) = lower(?)", (st["id"], guardian_email.strip()),
                missing=f"{guardian_email!r} is not a guardian of {st['full_name']}; "
@@ -935,16 +936,16 @@ def open_grade_appeal(db: Db, student_email: str, grade_id: int, reason: str) ->
         reason: why the grade should be reviewed.
     """
     st = _student_by_email(db, student_email)
-    g = db.one("SELECT * FROM grades WHERE id = ?", (grade_id,))
-    if g is None or g["student_id"] != st["id"]:
-        raise ToolError(f"{st['full_name']} has no grade with id {grade_id}; students can only appeal their own grades.")
+    not_theirs = f"{st['full_name']} has no grade with id {grade_id}; students can only appeal their own grades."
+    g = db.one("SELECT * FROM grades WHERE id = ?", (grade_id,), missing=not_theirs)
+    require_owner(g, "student_id", st["id"], not_theirs)
     a, sec = _assignment_section(db, g["assignment_id"])
     _check_unlocked(db, st, sec)
     if db.now() - datetime.fromisoformat(g["graded_at"]) > timedelta(days=APPEAL_WINDOW_DAYS):
         raise ToolError(f"'{a['title']}' was graded on {g['graded_at'][:10]}; appeals must be opened within "
                         f"{APPEAL_WINDOW_DAYS} days.")
-    if db.value("SELECT 1 FROM grade_appeals WHERE grade_id = ? AND status = 'opened'", (grade_id,)):
-        raise ToolError(f"There is already an open appeal on '{a['title']}'.")
+    db.none("SELECT 1 FROM grade_appeals WHERE grade_id = ? AND status = 'opened'", (grade_id,),
+            found=f"There is already an open appeal on '{a['title']}'.")
     if not reason.strip():
         raise ToolError("Give a reason for the appeal.")
     aid = db.insert("grade_appeals", {"grade_id": grade_id, "student_id": st["id"], "reason": reason.strip(),

@@ -22,7 +22,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 # fmt: off
 TERMS = [("2025FA", "Fall 2025", "2025-09-02", "2026-01-23", "grading"),
@@ -65,23 +65,18 @@ class _School:
         self.ctx, self.rng = ctx, ctx.rng
         self.rules = ctx.tools  # late days, penalties, letters, weighted percentages and GPAs as the tools compute them
         self.now = ctx.clock.replace(microsecond=0)
-        self.t: dict[str, list[dict[str, Any]]] = {k: [] for k in [
+        self.t = Tables([
             "terms", "departments", "teachers", "students", "guardians", "student_guardians", "courses",
             "course_prerequisites", "sections", "enrolments", "grade_categories", "assignments", "submissions",
-            "grades", "attendance", "report_cards", "report_card_lines", "messages", "grade_appeals"]}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
+            "grades", "attendance", "report_cards", "report_card_lines", "messages", "grade_appeals"])
 
     # ------------------------------------------------------------------------------------------
     def base(self) -> None:
         ctx, rng = self.ctx, self.rng
         for code, name, s, e, st in TERMS:
-            self.add("terms", {"code": code, "name": name, "start_date": s, "end_date": e, "status": st})
+            self.t.add("terms", {"code": code, "name": name, "start_date": s, "end_date": e, "status": st})
         for code, name in DEPARTMENTS:
-            self.add("departments", {"code": code, "name": name})
+            self.t.add("departments", {"code": code, "name": name})
         self.dept = {d["code"]: d["id"] for d in self.t["departments"]}
         emails: set[str] = set()
 
@@ -89,8 +84,8 @@ class _School:
             first, last = ctx.faker.first_name(), ctx.faker.last_name()
             email = ctx.unique(lambda: f"{first[0].lower()}{last.lower()}{rng.choice(['', str(rng.randint(2, 9))])}"
                                        "@northfield.edu", emails)
-            return self.add("teachers", {"department_id": dept_id, "full_name": f"{first} {last}", "email": email,
-                                         "role": role, "is_active": 1})
+            return self.t.add("teachers", {"department_id": dept_id, "full_name": f"{first} {last}", "email": email,
+                                           "role": role, "is_active": 1})
 
         staff(None, "registrar")
         for d in self.t["departments"]:
@@ -102,16 +97,16 @@ class _School:
                 other = rng.choice([d["id"] for d in self.t["departments"] if d["id"] != tch["department_id"]])
                 first, last = tch["full_name"].split(" ", 1)
                 email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.randint(10, 99)}@northfield.edu", emails)
-                self.add("teachers", {"department_id": other, "full_name": tch["full_name"], "email": email,
-                                      "role": "teacher", "is_active": 1})
+                self.t.add("teachers", {"department_id": other, "full_name": tch["full_name"], "email": email,
+                                        "role": "teacher", "is_active": 1})
         for code, dept, title, credits, mg, _ in COURSES:
-            self.add("courses", {"department_id": self.dept[dept], "code": code, "title": title, "credits": credits,
-                                 "min_grade_level": mg})
+            self.t.add("courses", {"department_id": self.dept[dept], "code": code, "title": title, "credits": credits,
+                                   "min_grade_level": mg})
         self.course = {c["code"]: c for c in self.t["courses"]}
         for code, _, _, _, _, pre in COURSES:
             for p, m in pre:
-                self.add("course_prerequisites", {"course_id": self.course[code]["id"],
-                                                  "prereq_course_id": self.course[p]["id"], "min_percent": m})
+                self.t.add("course_prerequisites", {"course_id": self.course[code]["id"],
+                                                    "prereq_course_id": self.course[p]["id"], "min_percent": m})
         self.prereqs = {c[0]: c[5] for c in COURSES}
 
     def people(self) -> None:
@@ -126,17 +121,18 @@ class _School:
             num = ctx.unique(lambda: "26" + "".join(str(rng.randint(0, 9)) for _ in range(5)), numbers)
             email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.randint(10, 99)}@students.northfield.edu",
                                emails)
-            s = self.add("students", {"student_number": num, "full_name": f"{first} {last}", "email": email,
-                                      "grade_level": grade, "date_of_birth": dob.isoformat(), "status": "enrolled"})
+            s = self.t.add("students", {"student_number": num, "full_name": f"{first} {last}", "email": email,
+                                        "grade_level": grade, "date_of_birth": dob.isoformat(), "status": "enrolled"})
             for k in range(1 if rng.random() < 0.4 else 2):
                 gfirst = ctx.faker.first_name_female() if k == 0 else ctx.faker.first_name_male()
                 gemail = ctx.unique(lambda: f"{gfirst.lower()}.{last.lower()}{rng.choice(['', str(rng.randint(1, 99))])}"
                                             f"@{rng.choice(['example.com', 'example.net', 'mail.test'])}", gemails)
-                g = self.add("guardians", {"full_name": f"{gfirst} {last}", "email": gemail,
-                                           "phone": f"555-{rng.randint(1000, 9999)}"})
-                self.add("student_guardians", {"student_id": s["id"], "guardian_id": g["id"],
-                                               "relationship": rng.choice(["mother", "guardian", "grandparent"]) if k == 0
-                                               else "father", "is_primary": int(k == 0)})
+                g = self.t.add("guardians", {"full_name": f"{gfirst} {last}", "email": gemail,
+                                             "phone": f"555-{rng.randint(1000, 9999)}"})
+                self.t.add("student_guardians", {
+                    "student_id": s["id"], "guardian_id": g["id"],
+                    "relationship": rng.choice(["mother", "guardian", "grandparent"]) if k == 0 else "father",
+                    "is_primary": int(k == 0)})
             return s
 
         for _ in range(ctx.n(32, 420)):
@@ -169,15 +165,15 @@ class _School:
                     i = free[rng.randrange(len(free))]
                     used.add(i)
                     days, s, e = SLOTS[i]
-                    sec = self.add("sections", {"course_id": self.course[code]["id"], "term_id": term["id"],
-                                                "section_code": f"{code}-{chr(65 + k)}", "teacher_id": tch["id"],
-                                                "room": f"R{rng.randint(101, 240)}", "meeting_days": days,
-                                                "start_time": s, "end_time": e, "capacity": rng.choice([14, 16, 18, 20, 24])
-                                                if not ctx.large else rng.choice([24, 28, 30])})
+                    sec = self.t.add("sections", {
+                        "course_id": self.course[code]["id"], "term_id": term["id"],
+                        "section_code": f"{code}-{chr(65 + k)}", "teacher_id": tch["id"],
+                        "room": f"R{rng.randint(101, 240)}", "meeting_days": days, "start_time": s, "end_time": e,
+                        "capacity": rng.choice([14, 16, 18, 20, 24]) if not ctx.large else rng.choice([24, 28, 30])})
                     sec["_code"] = code
                     self.sec_by_term[term["id"]].append(sec)
                     cats = CATEGORY_SETS[rng.randrange(len(CATEGORY_SETS))]
-                    sec["_cats"] = [self.add("grade_categories", {"section_id": sec["id"], "name": n_, "weight": w})
+                    sec["_cats"] = [self.t.add("grade_categories", {"section_id": sec["id"], "name": n_, "weight": w})
                                     for n_, w in cats]
 
     def enrol(self, term_id: int, when: str) -> None:
@@ -214,10 +210,10 @@ class _School:
                     mine.append(sec)
                     taken_codes.add(code)
                     count[sec["id"]] = count.get(sec["id"], 0) + 1
-                    e = self.add("enrolments", {"student_id": st["id"], "section_id": sec["id"], "status": "enrolled",
-                                                "enrolled_at": f"{when}{rng.randint(0, 3)}T{rng.randint(9, 15):02d}:"
-                                                               f"{rng.choice(['00', '20', '40'])}:00",
-                                                "dropped_at": None, "final_percent": None, "final_letter": None})
+                    e = self.t.add("enrolments", {"student_id": st["id"], "section_id": sec["id"], "status": "enrolled",
+                                                  "enrolled_at": f"{when}{rng.randint(0, 3)}T{rng.randint(9, 15):02d}:"
+                                                                 f"{rng.choice(['00', '20', '40'])}:00",
+                                                  "dropped_at": None, "final_percent": None, "final_letter": None})
                     if term_id == 1:
                         self.fall_work(st, sec, e)
                 self.enr.setdefault(st["id"], []).extend(mine)
@@ -226,15 +222,15 @@ class _School:
     def _grade(self, st: dict, sec: dict, a: dict, sub_at: datetime, graded_at: datetime | None, skill: float) -> None:
         rng, rules = self.rng, self.rules
         days = rules.late_days(_iso(sub_at), a["due_at"])
-        self.add("submissions", {"assignment_id": a["id"], "student_id": st["id"], "submitted_at": _iso(sub_at),
-                                 "days_late": days})
+        self.t.add("submissions", {"assignment_id": a["id"], "student_id": st["id"], "submitted_at": _iso(sub_at),
+                                   "days_late": days})
         if graded_at is None:
             return
         raw = min(a["max_points"], max(0.0, round(a["max_points"] * min(1.0, rng.gauss(skill, 0.08)) * 2) / 2))
         pct = rules.penalty_pct(days, a["late_penalty_per_day"])
-        self.add("grades", {"assignment_id": a["id"], "student_id": st["id"], "raw_points": raw,
-                            "late_penalty_pct": pct, "points": rules.apply_penalty(raw, pct),
-                            "graded_by": sec["teacher_id"], "graded_at": _iso(graded_at), "comment": ""})
+        self.t.add("grades", {"assignment_id": a["id"], "student_id": st["id"], "raw_points": raw,
+                              "late_penalty_pct": pct, "points": rules.apply_penalty(raw, pct),
+                              "graded_by": sec["teacher_id"], "graded_at": _iso(graded_at), "comment": ""})
 
     def fall_assignments(self) -> None:
         rng = self.rng
@@ -249,11 +245,11 @@ class _School:
                 due = start + timedelta(days=int(i * 110 / len(items)) + rng.randint(0, 5))
                 if title == "Final Exam":
                     due = date(2026, 1, 16)
-                a = self.add("assignments", {"section_id": sec["id"], "category_id": cat["id"], "title": title,
-                                             "max_points": float(POINTS[cat["name"]]),
-                                             "due_at": f"{due.isoformat()}T08:00:00", "late_penalty_per_day": 10.0,
-                                             "max_late_days": 3, "status": "published",
-                                             "created_at": f"{(due - timedelta(days=10)).isoformat()}T15:00:00"})
+                a = self.t.add("assignments", {"section_id": sec["id"], "category_id": cat["id"], "title": title,
+                                               "max_points": float(POINTS[cat["name"]]),
+                                               "due_at": f"{due.isoformat()}T08:00:00", "late_penalty_per_day": 10.0,
+                                               "max_late_days": 3, "status": "published",
+                                               "created_at": f"{(due - timedelta(days=10)).isoformat()}T15:00:00"})
                 sec["_work"].append(a)
 
     def fall_work(self, st: dict, sec: dict, e: dict) -> None:
@@ -319,13 +315,14 @@ class _School:
                                       for e in fall)
             created = datetime(2026, 1, 30, 10) + timedelta(hours=rng.randint(0, 100))
             pub = r >= 0.27
-            rc = self.add("report_cards", {"student_id": st["id"], "term_id": 1, "status": "published" if pub else "draft",
-                                           "comment": "", "gpa": gpa, "created_at": _iso(created),
-                                           "published_at": _iso(created + timedelta(days=2)) if pub else None,
-                                           "published_by": 1 if pub else None})
+            rc = self.t.add("report_cards", {
+                "student_id": st["id"], "term_id": 1, "status": "published" if pub else "draft", "comment": "",
+                "gpa": gpa, "created_at": _iso(created),
+                "published_at": _iso(created + timedelta(days=2)) if pub else None, "published_by": 1 if pub else None})
             for e in fall:
-                self.add("report_card_lines", {"report_card_id": rc["id"], "section_id": e["section_id"],
-                                               "final_percent": e["final_percent"], "final_letter": e["final_letter"]})
+                self.t.add("report_card_lines", {"report_card_id": rc["id"], "section_id": e["section_id"],
+                                                 "final_percent": e["final_percent"],
+                                                 "final_letter": e["final_letter"]})
 
     # ------------------------------------------------------------------------------------------
     def spring(self) -> None:
@@ -342,7 +339,7 @@ class _School:
                 plan.append((c1, "Homework 2", "2026-03-06T08:00:00", "draft"))
             sec["_work"] = []
             for cat, title, due, status in plan:
-                sec["_work"].append(self.add("assignments", {
+                sec["_work"].append(self.t.add("assignments", {
                     "section_id": sec["id"], "category_id": cat["id"], "title": title,
                     "max_points": float(POINTS[cat["name"]]), "due_at": due, "late_penalty_per_day": 10.0,
                     "max_late_days": 3, "status": status, "created_at": "2026-01-26T15:00:00"}))
@@ -367,10 +364,10 @@ class _School:
                 graded = datetime(2026, 2, 10, 17) if rng.random() < 0.5 else None
                 self._grade(st, sec, a2, sub, graded, skill)
             for day in ATT_DAYS[sec["meeting_days"]]:
-                self.add("attendance", {"section_id": sec["id"], "student_id": st["id"], "day": day,
-                                        "status": ctx.weighted({"present": 0.85, "late": 0.06, "absent": 0.06,
-                                                                "excused": 0.03}),
-                                        "recorded_by": sec["teacher_id"]})
+                self.t.add("attendance", {"section_id": sec["id"], "student_id": st["id"], "day": day,
+                                          "status": ctx.weighted({"present": 0.85, "late": 0.06, "absent": 0.06,
+                                                                  "excused": 0.03}),
+                                          "recorded_by": sec["teacher_id"]})
         # appeals on recent spring grades
         recent = [g for g in self.t["grades"] if g["graded_at"] >= "2026-02-01" and g["raw_points"] <
                   self.t["assignments"][g["assignment_id"] - 1]["max_points"]]
@@ -380,23 +377,23 @@ class _School:
                 continue
             status = "opened" if i % 3 != 2 else rng.choice(["accepted", "rejected"])
             sec = secs[self.t["assignments"][g["assignment_id"] - 1]["section_id"]]
-            self.add("grade_appeals", {"grade_id": g["id"], "student_id": g["student_id"],
-                                       "reason": rng.choice(["I think question 3 was marked wrong.",
-                                                             "My late penalty should not apply; I submitted on time.",
-                                                             "The rubric points do not add up."]),
-                                       "status": status, "opened_at": _iso(opened),
-                                       "decided_by": None if status == "opened" else sec["teacher_id"],
-                                       "decided_at": None if status == "opened" else _iso(min(opened + timedelta(days=1), self.now - timedelta(hours=1))),
-                                       "decision_note": None if status == "opened" else "Reviewed with the rubric."})
+            self.t.add("grade_appeals", {"grade_id": g["id"], "student_id": g["student_id"],
+                                         "reason": rng.choice(["I think question 3 was marked wrong.",
+                                                               "My late penalty should not apply; I submitted on time.",
+                                                               "The rubric points do not add up."]),
+                                         "status": status, "opened_at": _iso(opened),
+                                         "decided_by": None if status == "opened" else sec["teacher_id"],
+                                         "decided_at": None if status == "opened" else _iso(min(opened + timedelta(days=1), self.now - timedelta(hours=1))),
+                                         "decision_note": None if status == "opened" else "Reviewed with the rubric."})
         # messages
         for e in ctx.sample([e for e in spring_enr if e["status"] == "enrolled"], ctx.n(10, 100)):
             sec = secs[e["section_id"]]
             links = [l for l in self.t["student_guardians"] if l["student_id"] == e["student_id"]]
             link = links[rng.randrange(len(links))]
-            self.add("messages", {"teacher_id": sec["teacher_id"], "guardian_id": link["guardian_id"],
-                                  "student_id": e["student_id"], "subject": rng.choice(SUBJECTS),
-                                  "body": "Please get in touch if you have any questions.",
-                                  "sent_at": _iso(datetime(2026, 1, 28, 15) + timedelta(hours=rng.randint(0, 300)))})
+            self.t.add("messages", {"teacher_id": sec["teacher_id"], "guardian_id": link["guardian_id"],
+                                    "student_id": e["student_id"], "subject": rng.choice(SUBJECTS),
+                                    "body": "Please get in touch if you have any questions.",
+                                    "sent_at": _iso(datetime(2026, 1, 28, 15) + timedelta(hours=rng.randint(0, 300)))})
         self.plant_open_appeal()
 
     def plant_open_appeal(self) -> None:
@@ -422,10 +419,10 @@ class _School:
                  and self.t["assignments"][g["assignment_id"] - 1]["section_id"] in spring and fits(g)
                  and datetime.fromisoformat(g["graded_at"]) + timedelta(hours=5) < self.now - timedelta(hours=3)]
         g = cands[self.rng.randrange(len(cands))]
-        self.add("grade_appeals", {"grade_id": g["id"], "student_id": g["student_id"],
-                                   "reason": "The rubric points do not add up.", "status": "opened",
-                                   "opened_at": _iso(datetime.fromisoformat(g["graded_at"]) + timedelta(hours=5)),
-                                   "decided_by": None, "decided_at": None, "decision_note": None})
+        self.t.add("grade_appeals", {"grade_id": g["id"], "student_id": g["student_id"],
+                                     "reason": "The rubric points do not add up.", "status": "opened",
+                                     "opened_at": _iso(datetime.fromisoformat(g["graded_at"]) + timedelta(hours=5)),
+                                     "decided_by": None, "decided_at": None, "decision_note": None})
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
         out = {}
