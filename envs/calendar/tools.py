@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, like_contains, parse_day, tool
+from awm.tooling import Db, ToolError, clean_text, like_any, like_contains, parse_day, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import iso_seconds as _iso
 from awm.tooling import now_iso as _now
@@ -104,9 +104,8 @@ def _organised(db: Db, user_email: str, event_id: int, change: str, verb: str) -
     only before it starts (``verb`` is what a cancelled or past event refuses)."""
     me = _user(db, user_email)
     ev = _event(db, event_id)
-    if ev["organizer_id"] != me["id"]:
-        raise ToolError(f"Only the organiser, {ev['organizer_name']} ({ev['organizer_email']}), can {change}. "
-                        "Invitees can only answer the invitation.")
+    require_owner(ev, "organizer_id", me["id"], f"Only the organiser, {ev['organizer_name']} "
+                  f"({ev['organizer_email']}), can {change}. Invitees can only answer the invitation.")
     _future(db, ev, verb)
     return me, ev
 
@@ -277,12 +276,9 @@ def find_people(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
-    return db.query("SELECT full_name, email, department, title, is_active FROM users "
-                    "WHERE lower(full_name) LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
-                    "OR lower(department) LIKE ? ESCAPE '\\' OR lower(title) LIKE ? ESCAPE '\\' "
-                    "ORDER BY full_name, email LIMIT ?",
-                    (q, q, q, q, limit))
+    who, params = like_any(query.strip(), "lower(full_name)", "email", "lower(department)", "lower(title)", lower=True)
+    return db.query(f"SELECT full_name, email, department, title, is_active FROM users WHERE {who} "
+                    "ORDER BY full_name, email LIMIT ?", (*params, limit))
 
 
 @tool
@@ -325,8 +321,8 @@ def get_calendar_sharing(db: Db, user_email: str, calendar_id: int) -> dict:
     """
     u = _user(db, user_email)
     cal = _calendar(db, calendar_id)
-    if cal["owner_id"] != u["id"]:
-        raise ToolError(f"Calendar {calendar_id} belongs to {cal['owner_name']}; only its owner can see its sharing.")
+    require_owner(cal, "owner_id", u["id"],
+                  f"Calendar {calendar_id} belongs to {cal['owner_name']}; only its owner can see its sharing.")
     return {"calendar": cal["name"], "shared_with": db.query(
         "SELECT u.full_name, u.email, s.permission FROM calendar_shares s JOIN users u ON u.id = s.user_id "
         "WHERE s.calendar_id = ? ORDER BY u.full_name", (calendar_id,))}
@@ -864,8 +860,7 @@ def _series(db: Db, series_id: int, me: dict[str, Any]) -> dict[str, Any]:
     s = db.one("SELECT s.*, u.full_name AS organizer_name FROM event_series s JOIN users u ON u.id = s.organizer_id "
                "WHERE s.id = ?", (series_id,),
                missing=f"No series {series_id}; list_series shows yours.")
-    if s["organizer_id"] != me["id"]:
-        raise ToolError(f"Only the series organiser, {s['organizer_name']}, can change it.")
+    require_owner(s, "organizer_id", me["id"], f"Only the series organiser, {s['organizer_name']}, can change it.")
     if s["status"] != "active":
         raise ToolError(f"Series '{s['title']}' is {s['status']}.")
     return s
@@ -1013,8 +1008,7 @@ def share_calendar(db: Db, user_email: str, calendar_id: int, with_email: str, p
     """
     me = _user(db, user_email)
     cal = _calendar(db, calendar_id)
-    if cal["owner_id"] != me["id"]:
-        raise ToolError(f"Calendar '{cal['name']}' belongs to {cal['owner_name']}; only its owner can share it.")
+    require_owner(cal, "owner_id", me["id"], f"Calendar '{cal['name']}' belongs to {cal['owner_name']}; only its owner can share it.")
     other = _user(db, with_email, "colleague")
     if other["id"] == me["id"]:
         raise ToolError("You own this calendar already.")
@@ -1040,8 +1034,8 @@ def unshare_calendar(db: Db, user_email: str, calendar_id: int, with_email: str)
     """
     me = _user(db, user_email)
     cal = _calendar(db, calendar_id)
-    if cal["owner_id"] != me["id"]:
-        raise ToolError(f"Calendar '{cal['name']}' belongs to {cal['owner_name']}; only its owner can change its sharing.")
+    require_owner(cal, "owner_id", me["id"],
+                  f"Calendar '{cal['name']}' belongs to {cal['owner_name']}; only its owner can change its sharing.")
     other = db.one("SELECT * FROM users WHERE email = ?", (with_email.strip().lower(),))
     if other is None or not db.execute("DELETE FROM calendar_shares WHERE calendar_id = ? AND user_id = ?",
                                        (calendar_id, other["id"])):
@@ -1068,9 +1062,8 @@ def set_reminder(db: Db, user_email: str, event_id: int, minutes_before: int, me
     _future(db, ev, "set a reminder")
     if minutes_before not in REMINDER_MINUTES:
         raise ToolError(f"minutes_before must be one of {', '.join(map(str, REMINDER_MINUTES))}.")
-    if db.value("SELECT 1 FROM reminders WHERE event_id = ? AND user_id = ? AND minutes_before = ? AND method = ?",
-                (event_id, me["id"], minutes_before, method)):
-        raise ToolError("You already have exactly this reminder.")
+    db.none("SELECT 1 FROM reminders WHERE event_id = ? AND user_id = ? AND minutes_before = ? AND method = ?",
+            (event_id, me["id"], minutes_before, method), found="You already have exactly this reminder.")
     if db.value("SELECT COUNT(*) FROM reminders WHERE event_id = ? AND user_id = ?", (event_id, me["id"])) >= MAX_REMINDERS:
         raise ToolError(f"You already have {MAX_REMINDERS} reminders on this event.")
     db.insert("reminders", {"event_id": event_id, "user_id": me["id"], "minutes_before": minutes_before, "method": method})

@@ -26,7 +26,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 DOMAIN = "lumen.co"
@@ -58,17 +58,12 @@ class _World:
         self.ctx, self.rng, self.fk = ctx, ctx.rng, ctx.faker
         self.tools = ctx.tools  # the notices the tools send, worded the same way
         self.now = ctx.clock
-        self.t: dict[str, list[Row]] = {k: [] for k in [
+        self.t = Tables([
             "users", "working_hours", "calendars", "calendar_shares", "rooms", "event_series", "events",
-            "series_exceptions", "attendees", "room_bookings", "reminders", "time_off", "notifications", "event_changes"]}
+            "series_exceptions", "attendees", "room_bookings", "reminders", "time_off", "notifications", "event_changes"])
         self.bookings: dict[int, list[tuple[str, str]]] = {}
         self.off: dict[int, list[tuple[str, str]]] = {}
         self.titles: set = set()
-
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
 
     # -- people, calendars, rooms ------------------------------------------------------------------
     def people(self) -> None:
@@ -97,8 +92,8 @@ class _World:
             addr, k = f"{base}{k}@{DOMAIN}", k + 1
         mails.add(addr)
         dept = self.ctx.pick(list(DEPTS))
-        u = self.add("users", {"email": addr, "full_name": name, "department": dept, "title": self.ctx.pick(DEPTS[dept]),
-                               "is_active": int(active), "created_at": _ts(self.ctx.moment_ago(120, 1200))})
+        u = self.t.add("users", {"email": addr, "full_name": name, "department": dept, "title": self.ctx.pick(DEPTS[dept]),
+                                 "is_active": int(active), "created_at": _ts(self.ctx.moment_ago(120, 1200))})
         self.users.append(u)
         return u
 
@@ -110,12 +105,12 @@ class _World:
             start, end, days = ("09:00", "17:00", range(5)) if r < 0.6 else (("08:30", "17:00", range(5)) if r < 0.8 else
                                                                              ("09:00", "17:30", range(4)))
             for d in days:
-                self.add("working_hours", {"user_id": u["id"], "weekday": d, "start_time": start, "end_time": end})
-            self.primary[u["id"]] = self.add("calendars", {"owner_id": u["id"], "name": "Work", "color": ctx.pick(COLORS),
-                                                           "is_primary": 1, "created_at": u["created_at"]})
+                self.t.add("working_hours", {"user_id": u["id"], "weekday": d, "start_time": start, "end_time": end})
+            self.primary[u["id"]] = self.t.add("calendars", {"owner_id": u["id"], "name": "Work", "color": ctx.pick(COLORS),
+                                                             "is_primary": 1, "created_at": u["created_at"]})
             if ctx.chance(0.3):
-                self.add("calendars", {"owner_id": u["id"], "name": "Personal", "color": ctx.pick(COLORS), "is_primary": 0,
-                                       "created_at": u["created_at"]})
+                self.t.add("calendars", {"owner_id": u["id"], "name": "Personal", "color": ctx.pick(COLORS), "is_primary": 0,
+                                         "created_at": u["created_at"]})
         # team calendars owned by one member of each department, shared with the others
         by_dept: dict[str, list[Row]] = {}
         for u in self.active:
@@ -125,28 +120,28 @@ class _World:
             if len(members) < 2:
                 continue
             owner = members[0]
-            cal = self.add("calendars", {"owner_id": owner["id"], "name": f"{dept} team", "color": ctx.pick(COLORS),
-                                         "is_primary": 0, "created_at": _ts(ctx.moment_ago(100, 300))})
+            cal = self.t.add("calendars", {"owner_id": owner["id"], "name": f"{dept} team", "color": ctx.pick(COLORS),
+                                           "is_primary": 0, "created_at": _ts(ctx.moment_ago(100, 300))})
             for m in members[1:]:
-                self.add("calendar_shares", {"calendar_id": cal["id"], "user_id": m["id"],
-                                             "permission": "write" if ctx.chance(0.4) else "read",
-                                             "shared_at": _ts(ctx.moment_ago(30, 99))})
+                self.t.add("calendar_shares", {"calendar_id": cal["id"], "user_id": m["id"],
+                                               "permission": "write" if ctx.chance(0.4) else "read",
+                                               "shared_at": _ts(ctx.moment_ago(30, 99))})
         # a few personal shares (assistants, managers)
         for u in ctx.sample(self.active, max(2, len(self.active) // 5)):
             other = ctx.pick([x for x in self.active if x["id"] != u["id"]])
             if not any(s["calendar_id"] == self.primary[u["id"]]["id"] and s["user_id"] == other["id"]
                        for s in self.t["calendar_shares"]):
-                self.add("calendar_shares", {"calendar_id": self.primary[u["id"]]["id"], "user_id": other["id"],
-                                             "permission": ctx.pick(["read", "write"]), "shared_at": _ts(ctx.moment_ago(10, 90))})
+                self.t.add("calendar_shares", {"calendar_id": self.primary[u["id"]]["id"], "user_id": other["id"],
+                                               "permission": ctx.pick(["read", "write"]), "shared_at": _ts(ctx.moment_ago(10, 90))})
         # rooms
         n = ctx.n(8, 60)
         self.rooms = []
         for i in range(n):
             base = ROOM_NAMES[i % len(ROOM_NAMES)]
             name = base if i < len(ROOM_NAMES) else f"{base} {i // len(ROOM_NAMES) + 1}"
-            self.rooms.append(self.add("rooms", {"name": name, "building": "HQ" if i % 3 else "Annex", "floor": 1 + i % 4,
-                                                 "capacity": ctx.pick([4, 4, 6, 6, 8, 10, 12, 16, 24]),
-                                                 "has_video": int(ctx.chance(0.6)), "is_active": int(i != 3)}))
+            self.rooms.append(self.t.add("rooms", {"name": name, "building": "HQ" if i % 3 else "Annex", "floor": 1 + i % 4,
+                                                   "capacity": ctx.pick([4, 4, 6, 6, 8, 10, 12, 16, 24]),
+                                                   "has_video": int(ctx.chance(0.6)), "is_active": int(i != 3)}))
             self.bookings[self.rooms[-1]["id"]] = []
         # time off
         for u in self.users:
@@ -155,10 +150,10 @@ class _World:
                 s = ctx.today + timedelta(days=rng.randint(-25, 25))
                 e = s + timedelta(days=rng.randint(0, 4))
                 self.off[u["id"]].append((s.isoformat(), e.isoformat()))
-                self.add("time_off", {"user_id": u["id"], "start_date": s.isoformat(), "end_date": e.isoformat(),
-                                      "kind": ctx.pick(["vacation", "vacation", "conference", "personal", "sick"]),
-                                      "note": "", "created_at": _ts(min(self.now - timedelta(hours=1),
-                                                                      datetime.combine(s, time(8)) - timedelta(days=3)))})
+                self.t.add("time_off", {"user_id": u["id"], "start_date": s.isoformat(), "end_date": e.isoformat(),
+                                        "kind": ctx.pick(["vacation", "vacation", "conference", "personal", "sick"]),
+                                        "note": "", "created_at": _ts(min(self.now - timedelta(hours=1),
+                                                                        datetime.combine(s, time(8)) - timedelta(days=3)))})
 
     # -- events ------------------------------------------------------------------------------------
     def is_off(self, uid: int, day: str) -> bool:
@@ -205,7 +200,7 @@ class _World:
         cancelled_at = None
         if cancelled:
             cancelled_at = self.between(created, min(self.now, start))
-        ev = self.add("events", {
+        ev = self.t.add("events", {
             "calendar_id": series["calendar_id"] if series else self.primary[org["id"]]["id"], "organizer_id": org["id"],
             "series_id": series["id"] if series else None, "occurrence_date": day if series else None,
             "title": title or self.title(), "description": "", "location": "", "start_at": _ts(start), "end_at": _ts(end),
@@ -216,30 +211,30 @@ class _World:
             resp, at = self.answer(start, created)
             if cancelled_at and at and at > _ts(cancelled_at):
                 resp, at = "needs_action", None
-            self.add("attendees", {"event_id": ev["id"], "user_id": u["id"], "response": resp,
-                                   "is_optional": int(ctx.chance(0.1)), "responded_at": at})
+            self.t.add("attendees", {"event_id": ev["id"], "user_id": u["id"], "response": resp,
+                                     "is_optional": int(ctx.chance(0.1)), "responded_at": at})
             going += resp != "declined"
             if not cancelled and start > self.now and resp == "needs_action":
-                self.add("notifications", {"user_id": u["id"], "event_id": ev["id"], "kind": "invited",
-                                           "message": self.tools._invitation(org, ev["title"], ev["start_at"]),
-                                           "is_read": 0, "created_at": _ts(created)})
+                self.t.add("notifications", {"user_id": u["id"], "event_id": ev["id"], "kind": "invited",
+                                             "message": self.tools._invitation(org, ev["title"], ev["start_at"]),
+                                             "is_read": 0, "created_at": _ts(created)})
             if cancelled and start > self.now:
-                self.add("notifications", {"user_id": u["id"], "event_id": ev["id"], "kind": "cancelled",
-                                           "message": self.tools._cancellation(org, ev["title"], ev["start_at"]),
-                                           "is_read": int(ctx.chance(0.4)), "created_at": _ts(cancelled_at)})
+                self.t.add("notifications", {"user_id": u["id"], "event_id": ev["id"], "kind": "cancelled",
+                                             "message": self.tools._cancellation(org, ev["title"], ev["start_at"]),
+                                             "is_read": int(ctx.chance(0.4)), "created_at": _ts(cancelled_at)})
         r = room if isinstance(room, dict) else (self.room_for(going, _ts(start), _ts(end)) if room and ctx.chance(0.55) else None)
         if r is not None:
-            self.add("room_bookings", {"event_id": ev["id"], "room_id": r["id"], "start_at": _ts(start), "end_at": _ts(end),
-                                       "status": "released" if cancelled else "active", "booked_at": _ts(created)})
+            self.t.add("room_bookings", {"event_id": ev["id"], "room_id": r["id"], "start_at": _ts(start), "end_at": _ts(end),
+                                         "status": "released" if cancelled else "active", "booked_at": _ts(created)})
             if not cancelled:
                 self.bookings[r["id"]].append((_ts(start), _ts(end)))
             ev["location"] = r["name"]
         if cancelled:
-            self.add("event_changes", {"event_id": ev["id"], "actor_id": org["id"], "field": "status",
-                                       "old_value": "confirmed", "new_value": "cancelled", "changed_at": _ts(cancelled_at)})
+            self.t.add("event_changes", {"event_id": ev["id"], "actor_id": org["id"], "field": "status",
+                                         "old_value": "confirmed", "new_value": "cancelled", "changed_at": _ts(cancelled_at)})
         if not cancelled and start > self.now and ctx.chance(0.35):
-            self.add("reminders", {"event_id": ev["id"], "user_id": org["id"], "minutes_before": ctx.pick([10, 15, 30]),
-                                   "method": "popup"})
+            self.t.add("reminders", {"event_id": ev["id"], "user_id": org["id"], "minutes_before": ctx.pick([10, 15, 30]),
+                                     "method": "popup"})
         return ev
 
     def slot(self, day: date) -> tuple[datetime, int]:
@@ -271,10 +266,10 @@ class _World:
                 title = title.replace(")", f" {i + 1})")
             self.titles.add(title)
             created = datetime.combine(first, time(9)) - timedelta(days=rng.randint(3, 10))
-            s = self.add("event_series", {"calendar_id": self.primary[org["id"]]["id"], "organizer_id": org["id"],
-                                          "title": title, "weekday": wd, "start_time": hh, "duration_min": dur,
-                                          "first_date": first.isoformat(), "until_date": until.isoformat(),
-                                          "status": "active", "created_at": _ts(created)})
+            s = self.t.add("event_series", {"calendar_id": self.primary[org["id"]]["id"], "organizer_id": org["id"],
+                                            "title": title, "weekday": wd, "start_time": hh, "duration_min": dur,
+                                            "first_date": first.isoformat(), "until_date": until.isoformat(),
+                                            "status": "active", "created_at": _ts(created)})
             days = []
             d = first
             while d <= until:
@@ -295,9 +290,9 @@ class _World:
                 who = [u for u in invitees if not self.is_off(u["id"], days[k].isoformat())]
                 ev = self.meeting(org, st, dur, who, series=s, title=title, room=room if room else False, cancel=k == cancel_k)
                 if k == cancel_k:
-                    self.add("series_exceptions", {"series_id": s["id"], "occurrence_date": days[k].isoformat(),
-                                                   "action": "cancelled", "event_id": ev["id"],
-                                                   "created_at": ev["cancelled_at"]})
+                    self.t.add("series_exceptions", {"series_id": s["id"], "occurrence_date": days[k].isoformat(),
+                                                     "action": "cancelled", "event_id": ev["id"],
+                                                     "created_at": ev["cancelled_at"]})
 
     def meetings(self) -> None:
         ctx, rng = self.ctx, self.rng

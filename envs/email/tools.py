@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, like_contains, parse_day, tool
+from awm.tooling import Db, ToolError, clean_text, like_any, like_contains, parse_day, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -64,8 +64,8 @@ def _named(db: Db, table: str, account_id: int, name: str, missing: str | None =
 
 
 def _refuse_taken(db: Db, table: str, account_id: int, name: str, what: str) -> None:
-    if _named(db, table, account_id, name) is not None:
-        raise ToolError(f"You already have a {what} named {name!r}.")
+    db.none(f"SELECT 1 FROM {table} WHERE account_id = ? AND lower(name) = lower(?)", (account_id, name.strip()),
+            found=f"You already have a {what} named {name!r}.")
 
 
 def _folder(db: Db, account_id: int, name: str) -> dict[str, Any]:
@@ -83,9 +83,8 @@ def _kind_folder(db: Db, account_id: int, kind: str) -> dict[str, Any]:
 
 def _own_row(db: Db, sql: str, row_id: int, account_id: int, missing: str) -> dict[str, Any]:
     """The row ``sql`` finds by id, if it belongs to the acting user's mailbox; else ``missing``."""
-    row = db.one(sql, (row_id,))
-    if row is None or row["account_id"] != account_id:
-        raise ToolError(missing)
+    row = db.one(sql, (row_id,), missing=missing)
+    require_owner(row, "account_id", account_id, missing)
     return row
 
 
@@ -316,11 +315,9 @@ def find_people(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
-    return db.query("SELECT display_name AS name, email, department, status FROM accounts WHERE lower(display_name) "
-                    "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR lower(department) LIKE ? ESCAPE '\\' "
-                    "ORDER BY display_name, email LIMIT ?",
-                    (q, q, q, limit))
+    who, params = like_any(query.strip(), "lower(display_name)", "email", "lower(department)", lower=True)
+    return db.query(f"SELECT display_name AS name, email, department, status FROM accounts WHERE {who} "
+                    "ORDER BY display_name, email LIMIT ?", (*params, limit))
 
 
 @tool
@@ -410,18 +407,19 @@ def search_messages(db: Db, account_email: str, text: str | None = None, from_ad
     fid = _folder(db, a["id"], folder)["id"] if folder else None
     d1 = parse_day(date_from, "date_from").isoformat() if date_from else None
     d2 = parse_day(date_to, "date_to").isoformat() if date_to else None
-    t = like_contains(text.strip(), lower=True) if text else None
+    t = text.strip() if text else None
+    words, word_params = like_any(t or "", "lower(m.subject)", "lower(m.body)", lower=True)
     frm = from_address.strip().lower() if from_address else None
     to = to_address.strip().lower() if to_address else None
     att = None if has_attachment is None else int(has_attachment)
     where = ("m.account_id = ? AND (? IS NULL OR m.folder_id = ?) "
-             "AND (? IS NULL OR lower(m.subject) LIKE ? ESCAPE '\\' OR lower(m.body) LIKE ? ESCAPE '\\') "
+             f"AND (? IS NULL OR {words}) "
              "AND (? IS NULL OR m.from_address = ? OR instr(m.from_address, ?) > 0) "
              "AND (? IS NULL OR EXISTS (SELECT 1 FROM message_recipients r WHERE r.message_id = m.id AND r.address = ?)) "
              "AND (? IS NULL OR substr(COALESCE(m.received_at, m.sent_at, m.updated_at), 1, 10) >= ?) "
              "AND (? IS NULL OR substr(COALESCE(m.received_at, m.sent_at, m.updated_at), 1, 10) <= ?) "
              "AND (? IS NULL OR (EXISTS (SELECT 1 FROM attachments x WHERE x.message_id = m.id)) = ?)")
-    params = (a["id"], fid, fid, t, t, t, frm, frm, frm, to, to, d1, d1, d2, d2, att, att)
+    params = (a["id"], fid, fid, t, *word_params, frm, frm, frm, to, to, d1, d1, d2, d2, att, att)
     total = db.value("SELECT COUNT(*) FROM messages m WHERE " + where, params)
     rows = db.query("SELECT m.*, f.name AS folder FROM messages m JOIN folders f ON f.id = m.folder_id WHERE " + where +
                     " ORDER BY COALESCE(m.received_at, m.sent_at, m.updated_at) DESC, m.id DESC LIMIT ?", (*params, limit))
@@ -531,12 +529,12 @@ def list_contacts(db: Db, account_email: str, query: str | None = None, group: s
         g = _named(db, "contact_groups", a["id"], group,
                    missing=f"You have no contact group named {group!r}; list_contact_groups shows yours.")
         gid = g["id"]
-    q = like_contains(query.strip(), lower=True) if query else None
-    rows = db.query("SELECT c.id, c.name, c.email, c.phone, c.company FROM contacts c WHERE c.account_id = ? "
-                    "AND (? IS NULL OR lower(c.name) LIKE ? ESCAPE '\\' OR c.email LIKE ? ESCAPE '\\' "
-                    "OR lower(COALESCE(c.company, '')) LIKE ? ESCAPE '\\') "
+    q = query.strip() if query else None
+    who, who_params = like_any(q or "", "lower(c.name)", "c.email", "lower(COALESCE(c.company, ''))", lower=True)
+    rows = db.query(f"SELECT c.id, c.name, c.email, c.phone, c.company FROM contacts c WHERE c.account_id = ? "
+                    f"AND (? IS NULL OR {who}) "
                     "AND (? IS NULL OR EXISTS (SELECT 1 FROM contact_group_members gm WHERE gm.contact_id = c.id "
-                    "AND gm.group_id = ?)) ORDER BY c.name, c.id LIMIT ?", (a["id"], q, q, q, q, gid, gid, limit))
+                    "AND gm.group_id = ?)) ORDER BY c.name, c.id LIMIT ?", (a["id"], q, *who_params, gid, gid, limit))
     for r in rows:
         r["groups"] = [g["name"] for g in db.query("SELECT g.name FROM contact_group_members gm JOIN contact_groups g "
                                                    "ON g.id = gm.group_id WHERE gm.contact_id = ? ORDER BY g.name",
@@ -979,9 +977,9 @@ def create_filter(db: Db, account_email: str, name: str, match_field: Literal["f
     _refuse_taken(db, "filters", a["id"], n, "filter")
     if db.value("SELECT COUNT(*) FROM filters WHERE account_id = ?", (a["id"],)) >= MAX_FILTERS:
         raise ToolError(f"You already have {MAX_FILTERS} filters, the limit.")
-    if db.value("SELECT 1 FROM filters WHERE account_id = ? AND match_field = ? AND match_value = ? AND action = ? "
-                "AND is_active = 1", (a["id"], match_field, v, action)):
-        raise ToolError("An active filter with the same condition and action already exists.")
+    db.none("SELECT 1 FROM filters WHERE account_id = ? AND match_field = ? AND match_value = ? AND action = ? "
+            "AND is_active = 1", (a["id"], match_field, v, action),
+            found="An active filter with the same condition and action already exists.")
     fid = lid = None
     if action == "move":
         if not folder:
@@ -1076,8 +1074,8 @@ def add_contact_to_group(db: Db, account_email: str, contact_id: int, group: str
                  f"You have no contact {contact_id}; add the person with add_contact first.")
     g = _named(db, "contact_groups", a["id"], group,
                missing=f"You have no contact group named {group!r}; create_contact_group makes one.")
-    if db.value("SELECT 1 FROM contact_group_members WHERE group_id = ? AND contact_id = ?", (g["id"], c["id"])):
-        raise ToolError(f"{c['name']} is already in {g['name']!r}.")
+    db.none("SELECT 1 FROM contact_group_members WHERE group_id = ? AND contact_id = ?", (g["id"], c["id"]),
+            found=f"{c['name']} is already in {g['name']!r}.")
     if db.value("SELECT COUNT(*) FROM contact_group_members WHERE group_id = ?", (g["id"],)) >= MAX_GROUP_MEMBERS:
         raise ToolError(f"{g['name']!r} already has {MAX_GROUP_MEMBERS} members, the limit.")
     db.insert("contact_group_members", {"group_id": g["id"], "contact_id": c["id"], "added_at": _now(db)})
@@ -1189,8 +1187,8 @@ def block_sender(db: Db, account_email: str, address: str) -> dict:
     addr = _addr(address)
     if addr == a["email"]:
         raise ToolError("You cannot block your own address.")
-    if db.value("SELECT 1 FROM blocked_senders WHERE account_id = ? AND address = ?", (a["id"], addr)):
-        raise ToolError(f"{addr} is already blocked.")
+    db.none("SELECT 1 FROM blocked_senders WHERE account_id = ? AND address = ?", (a["id"], addr),
+            found=f"{addr} is already blocked.")
     db.insert("blocked_senders", {"account_id": a["id"], "address": addr, "blocked_at": _now(db)})
     inbox, spam = _kind_folder(db, a["id"], "inbox"), _kind_folder(db, a["id"], "spam")
     moved = db.execute("UPDATE messages SET folder_id = ?, updated_at = ? WHERE folder_id = ? AND from_address = ?",

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 DOMAIN = "northpeak.io"
@@ -81,10 +81,10 @@ class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx, self.rng, self.fk = ctx, ctx.rng, ctx.faker
         self.size = ctx.tools._text_size  # a message's size as the tools count it against the quota
-        self.t: dict[str, list[Row]] = {k: [] for k in [
+        self.t = Tables([
             "accounts", "folders", "threads", "messages", "message_recipients", "attachments", "labels",
             "message_labels", "filters", "contacts", "contact_groups", "contact_group_members", "signatures",
-            "vacation_responders", "vacation_replies", "blocked_senders"]}
+            "vacation_responders", "vacation_replies", "blocked_senders"])
         self.folders: dict[int, dict[str, Row]] = {}  # account -> kind/name -> folder
         self.custom: dict[int, list[Row]] = {}
         self.labels: dict[int, list[Row]] = {}
@@ -92,11 +92,6 @@ class _World:
         self.blocked: dict[int, set] = {}
         self.refs = 0
         self.subjects: set = set()
-
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
 
     # -- people ----------------------------------------------------------------------------------
     def people(self) -> None:
@@ -139,8 +134,8 @@ class _World:
             addr, k = f"{base}{k}@{DOMAIN}", k + 1
         seen_mail.add(addr)
         created = self.ctx.moment_ago(200, 1500)
-        a = self.add("accounts", {"email": addr, "display_name": name, "department": self.ctx.pick(DEPARTMENTS),
-                                  "quota_bytes": self.ctx.pick(QUOTAS), "status": "active", "created_at": _ts(created)})
+        a = self.t.add("accounts", {"email": addr, "display_name": name, "department": self.ctx.pick(DEPARTMENTS),
+                                    "quota_bytes": self.ctx.pick(QUOTAS), "status": "active", "created_at": _ts(created)})
         a["_created"] = created
         self.accounts.append(a)
         return a
@@ -153,62 +148,62 @@ class _World:
             aid, made = a["id"], a["_created"]
             self.folders[aid] = {}
             for kind in ("inbox", "sent", "drafts", "archive", "spam", "trash"):
-                f = self.add("folders", {"account_id": aid, "name": kind.capitalize() if kind != "inbox" else "Inbox",
-                                         "kind": kind, "created_at": _ts(made)})
+                f = self.t.add("folders", {"account_id": aid, "name": kind.capitalize() if kind != "inbox" else "Inbox",
+                                           "kind": kind, "created_at": _ts(made)})
                 self.folders[aid][kind] = f
             self.custom[aid] = []
             for name in ctx.sample(CUSTOM_FOLDERS, rng.randint(1, 3)):
-                f = self.add("folders", {"account_id": aid, "name": name, "kind": "custom",
-                                         "created_at": _ts(made + timedelta(days=rng.randint(1, 100)))})
+                f = self.t.add("folders", {"account_id": aid, "name": name, "kind": "custom",
+                                           "created_at": _ts(made + timedelta(days=rng.randint(1, 100)))})
                 self.custom[aid].append(f)
             self.labels[aid] = []
             for name, color in ctx.sample(LABELS, rng.randint(2, 4)):
-                self.labels[aid].append(self.add("labels", {"account_id": aid, "name": name, "color": color,
-                                                            "created_at": _ts(made + timedelta(days=rng.randint(1, 100)))}))
+                self.labels[aid].append(self.t.add("labels", {"account_id": aid, "name": name, "color": color,
+                                                              "created_at": _ts(made + timedelta(days=rng.randint(1, 100)))}))
             first = a["display_name"].split(" ")[0]
             sigs = [("Work", f"{a['display_name']}\n{a['department']} | Northpeak\n{a['email']}"),
                     ("Short", f"Best,\n{first}")]
             n_sig = rng.randint(1, 2)
             default = rng.randrange(n_sig)
             for i, (sn, sb) in enumerate(sigs[:n_sig]):
-                self.add("signatures", {"account_id": aid, "name": sn, "body": sb, "is_default": int(i == default)})
+                self.t.add("signatures", {"account_id": aid, "name": sn, "body": sb, "is_default": int(i == default)})
             # contacts: colleagues and outside people
             others = [x for x in self.accounts if x["id"] != aid]
             picks = ctx.sample(others, rng.randint(2, 4)) + ctx.sample(self.externals, rng.randint(3, 6))
             contacts = []
             for p in picks:
                 is_acct = "display_name" in p
-                contacts.append(self.add("contacts", {
+                contacts.append(self.t.add("contacts", {
                     "account_id": aid, "name": p["display_name"] if is_acct else p["name"], "email": p["email"],
                     "phone": self.fk.numerify("+1-###-###-####") if ctx.chance(0.5) else None,
                     "company": "Northpeak" if is_acct else p["company"],
                     "created_at": _ts(made + timedelta(days=rng.randint(1, 150)))}))
             a["_contacts"] = contacts
             for gname in ctx.sample(GROUPS, rng.randint(1, 2)):
-                g = self.add("contact_groups", {"account_id": aid, "name": gname,
-                                                "created_at": _ts(made + timedelta(days=rng.randint(150, 180)))})
+                g = self.t.add("contact_groups", {"account_id": aid, "name": gname,
+                                                  "created_at": _ts(made + timedelta(days=rng.randint(150, 180)))})
                 members = ctx.sample(contacts, rng.randint(2, min(4, len(contacts) - 1)))
                 for c in members:
-                    self.add("contact_group_members", {"group_id": g["id"], "contact_id": c["id"],
-                                                       "added_at": _ts(made + timedelta(days=rng.randint(181, 199)))})
+                    self.t.add("contact_group_members", {"group_id": g["id"], "contact_id": c["id"],
+                                                         "added_at": _ts(made + timedelta(days=rng.randint(181, 199)))})
             # blocked spammers
             self.blocked[aid] = set()
             for _, addr in ctx.sample(SPAMMERS, rng.randint(0, 2)):
                 self.blocked[aid].add(addr)
-                self.add("blocked_senders", {"account_id": aid, "address": addr,
-                                             "blocked_at": _ts(ctx.moment_ago(30, 120))})
+                self.t.add("blocked_senders", {"account_id": aid, "address": addr,
+                                               "blocked_at": _ts(ctx.moment_ago(30, 120))})
             # filters
             self.filters[aid] = []
             if ctx.chance(0.6) and self.custom[aid]:
                 comp, dom = ctx.pick([d for d in EXT_DOMAINS if d[0]])
-                self.filters[aid].append(self.add("filters", {
+                self.filters[aid].append(self.t.add("filters", {
                     "account_id": aid, "name": f"{comp} mail", "match_field": "from", "match_value": "@" + dom,
                     "action": "move", "folder_id": ctx.pick(self.custom[aid])["id"], "label_id": None,
                     "is_active": 1, "created_at": _ts(made + timedelta(days=2))}))
             if ctx.chance(0.5):
                 lab = ctx.pick(self.labels[aid])
                 word = ctx.pick(["invoice", "budget", "offsite", "release"])
-                self.filters[aid].append(self.add("filters", {
+                self.filters[aid].append(self.t.add("filters", {
                     "account_id": aid, "name": f"Tag {word}", "match_field": "subject", "match_value": word,
                     "action": "label", "folder_id": None, "label_id": lab["id"], "is_active": int(ctx.chance(0.8)),
                     "created_at": _ts(made + timedelta(days=3))}))
@@ -216,14 +211,14 @@ class _World:
             r = rng.random()
             if r < 0.25:
                 s = today - timedelta(days=rng.randint(20, 90))
-                self.add("vacation_responders", {
+                self.t.add("vacation_responders", {
                     "account_id": aid, "is_enabled": 0, "start_date": s.isoformat(),
                     "end_date": (s + timedelta(days=rng.randint(3, 14))).isoformat(), "subject": "Out of office",
                     "body": f"I am away with limited access to e-mail. For urgent matters contact {a['department'].lower()}@{DOMAIN}.",
                     "updated_at": _ts(ctx.moment_ago(95, 150))})
             elif r < 0.35:
                 s = today + timedelta(days=rng.randint(0, 10))
-                self.add("vacation_responders", {
+                self.t.add("vacation_responders", {
                     "account_id": aid, "is_enabled": 1, "start_date": s.isoformat(),
                     "end_date": (s + timedelta(days=rng.randint(4, 12))).isoformat(),
                     "subject": f"Away until {(s + timedelta(days=13)).strftime('%d %B')}",
@@ -262,7 +257,7 @@ class _World:
               subject: str, body: str, to: list[dict], cc: list[dict], bcc: list[dict], when: datetime, *,
               received: bool, is_read: int, starred: int = 0, atts: list[Row] = (), labels: list[int] = (),
               draft: bool = False) -> Row:
-        m = self.add("messages", {
+        m = self.t.add("messages", {
             "account_id": account["id"], "folder_id": folder["id"], "thread_id": thread["id"], "message_ref": ref,
             "in_reply_to": reply_to, "from_address": sender["email"], "from_name": sender["name"],
             "subject": subject, "body": body, "is_draft": int(draft), "is_read": 1 if draft else is_read,
@@ -270,16 +265,16 @@ class _World:
             "received_at": _ts(when) if received else None, "updated_at": _ts(when)})
         for kind, lst in (("to", to), ("cc", cc), ("bcc", bcc)):
             for p in lst:
-                self.add("message_recipients", {"message_id": m["id"], "kind": kind, "address": p["email"],
-                                                "name": p["name"]})
+                self.t.add("message_recipients", {"message_id": m["id"], "kind": kind, "address": p["email"],
+                                                  "name": p["name"]})
         for x in atts:
-            self.add("attachments", {"message_id": m["id"], **x})
+            self.t.add("attachments", {"message_id": m["id"], **x})
         for lid in labels:
-            self.add("message_labels", {"message_id": m["id"], "label_id": lid})
+            self.t.add("message_labels", {"message_id": m["id"], "label_id": lid})
         return m
 
     def thread(self, subject: str, when: datetime) -> Row:
-        return self.add("threads", {"subject": subject, "started_at": _ts(when)})
+        return self.t.add("threads", {"subject": subject, "started_at": _ts(when)})
 
     def person(self, a: Row) -> dict:
         return {"email": a["email"], "name": a["display_name"]}

@@ -16,7 +16,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, parse_day, require_role, tool
+from awm.tooling import Db, ToolError, like_any, parse_day, require_owner, require_role, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -106,9 +106,9 @@ def _patron_by_email(db: Db, email: str) -> dict[str, Any]:
 
 def _patrons(db: Db, p: dict[str, Any], sql: str, row_id: int, what: str) -> dict[str, Any]:
     """The row ``sql`` finds by id, if it is the patron's own; else "<patron> has no ``what``"."""
-    row = db.one(sql, (row_id,))
-    if row is None or row["patron_id"] != p["id"]:
-        raise ToolError(f"{p['full_name']} has no {what}")
+    refusal = f"{p['full_name']} has no {what}"
+    row = db.one(sql, (row_id,), missing=refusal)
+    require_owner(row, "patron_id", p["id"], refusal)
     return row
 
 
@@ -208,8 +208,9 @@ def search_catalog(db: Db, query: str = "", genre: Genre | None = None, limit: i
            "WHERE (? IS NULL OR w.genre = ?)")
     params: list[Any] = [genre, genre]
     for word in words[:6]:
-        sql += " AND (lower(w.title) LIKE ? ESCAPE '\\' OR lower(a.full_name) LIKE ? ESCAPE '\\')"
-        params += [like_contains(word), like_contains(word)]
+        either_column, word_params = like_any(word, "lower(w.title)", "lower(a.full_name)")
+        sql += f" AND {either_column}"
+        params += word_params
     sql += " ORDER BY w.title, w.id LIMIT ?"
     return db.query(sql, (*params, limit))
 
@@ -289,13 +290,11 @@ def find_patrons(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
+    who, params = like_any(query.strip(), "lower(p.full_name)", "lower(p.email)", "p.card_number", lower=True)
     return db.query("SELECT p.card_number, p.full_name, p.email, b.code AS home_branch_code, c.code AS card_type, "
                     "p.status, p.expires_on FROM patrons p JOIN branches b ON b.id = p.home_branch_id "
-                    "JOIN card_types c ON c.id = p.card_type_id WHERE lower(p.full_name) LIKE ? ESCAPE '\\' "
-                    "OR lower(p.email) LIKE ? ESCAPE '\\' OR p.card_number LIKE ? ESCAPE '\\' "
-                    "ORDER BY p.full_name, p.id LIMIT ?",
-                    (q, q, q, limit))
+                    f"JOIN card_types c ON c.id = p.card_type_id WHERE {who} "
+                    "ORDER BY p.full_name, p.id LIMIT ?", (*params, limit))
 
 
 @tool
@@ -566,10 +565,10 @@ def checkout_copy(db: Db, staff_email: str, card_number: str, barcode: str) -> d
                         "card; an item must be returned first.")
     hold = None
     if c["status"] == "on_hold_shelf":
-        hold = db.one("SELECT * FROM holds WHERE copy_id = ? AND status = 'ready'", (c["id"],))
-        if hold is None or hold["patron_id"] != p["id"]:
-            raise ToolError(f"Copy {c['barcode']} is on the hold shelf for another patron's hold and cannot be lent "
-                            "to this patron.")
+        not_theirs = (f"Copy {c['barcode']} is on the hold shelf for another patron's hold and cannot be lent "
+                      "to this patron.")
+        hold = db.one("SELECT * FROM holds WHERE copy_id = ? AND status = 'ready'", (c["id"],), missing=not_theirs)
+        require_owner(hold, "patron_id", p["id"], not_theirs)
     elif c["status"] != "available":
         raise ToolError(f"Copy {c['barcode']} is {c['status'].replace('_', ' ')}, not available for checkout.")
     now = _now(db)
@@ -787,16 +786,15 @@ def place_hold(db: Db, patron_email: str, work_id: int, pickup_branch_code: str)
     w = _work(db, work_id)
     b = _branch(db, pickup_branch_code)
     _in_good_standing(db, p, "place holds")
-    if db.value("SELECT 1 FROM holds WHERE patron_id = ? AND work_id = ? AND status IN ('placed', 'ready')",
-                (p["id"], work_id)):
-        raise ToolError(f"{p['full_name']} already has an active hold on '{w['title']}'.")
+    db.none("SELECT 1 FROM holds WHERE patron_id = ? AND work_id = ? AND status IN ('placed', 'ready')",
+            (p["id"], work_id), found=f"{p['full_name']} already has an active hold on '{w['title']}'.")
     n = db.value("SELECT COUNT(*) FROM holds WHERE patron_id = ? AND status IN ('placed', 'ready')", (p["id"],))
     if n >= p["hold_limit"]:
         raise ToolError(f"{p['full_name']} already has {n} active holds, the limit of a {p['card_type_name']} card; "
                         "cancel one first.")
-    if db.value("SELECT 1 FROM loans l JOIN copies c ON c.id = l.copy_id JOIN editions e ON e.id = c.edition_id "
-                "WHERE l.patron_id = ? AND l.status = 'active' AND e.work_id = ?", (p["id"], work_id)):
-        raise ToolError(f"{p['full_name']} already has '{w['title']}' on loan.")
+    db.none("SELECT 1 FROM loans l JOIN copies c ON c.id = l.copy_id JOIN editions e ON e.id = c.edition_id "
+            "WHERE l.patron_id = ? AND l.status = 'active' AND e.work_id = ?", (p["id"], work_id),
+            found=f"{p['full_name']} already has '{w['title']}' on loan.")
     if not db.value("SELECT COUNT(*) FROM copies c JOIN editions e ON e.id = c.edition_id WHERE e.work_id = ? "
                     "AND c.status <> 'lost'", (work_id,)):
         raise ToolError(f"The library has no copies of '{w['title']}' left to hold.")
@@ -822,8 +820,8 @@ def cancel_hold(db: Db, patron_email: str, hold_id: int) -> dict:
     """
     p = _patron_by_email(db, patron_email)
     h = _hold(db, hold_id)
-    if h["patron_id"] != p["id"]:
-        raise ToolError(f"Hold {hold_id} is not {p['full_name']}'s; patrons can only cancel their own holds.")
+    require_owner(h, "patron_id", p["id"], f"Hold {hold_id} is not {p['full_name']}'s; patrons can only cancel their "
+                  "own holds.")
     if h["status"] not in ("placed", "ready"):
         raise ToolError(f"Hold {hold_id} is already {h['status']} and cannot be cancelled.")
     db.execute("UPDATE holds SET status = 'cancelled', closed_at = ? WHERE id = ?", (_now(db), hold_id))
@@ -1099,8 +1097,8 @@ def create_reading_list(db: Db, patron_email: str, name: str, is_public: bool = 
     name = name.strip()
     if not 1 <= len(name) <= 80:
         raise ToolError("A reading list name has 1 to 80 characters.")
-    if db.value("SELECT 1 FROM reading_lists WHERE patron_id = ? AND lower(name) = lower(?)", (p["id"], name)):
-        raise ToolError(f"{p['full_name']} already has a reading list called {name!r}.")
+    db.none("SELECT 1 FROM reading_lists WHERE patron_id = ? AND lower(name) = lower(?)", (p["id"], name),
+            found=f"{p['full_name']} already has a reading list called {name!r}.")
     if db.value("SELECT COUNT(*) FROM reading_lists WHERE patron_id = ?", (p["id"],)) >= MAX_READING_LISTS:
         raise ToolError(f"{p['full_name']} already has {MAX_READING_LISTS} reading lists, the maximum.")
     lid = db.insert("reading_lists", {"patron_id": p["id"], "name": name, "is_public": int(is_public),
@@ -1120,8 +1118,8 @@ def add_to_reading_list(db: Db, patron_email: str, list_id: int, work_id: int) -
     p = _patron_by_email(db, patron_email)
     rl = _patrons(db, p, "SELECT * FROM reading_lists WHERE id = ?", list_id, f"reading list with id {list_id}.")
     w = _work(db, work_id)
-    if db.value("SELECT 1 FROM reading_list_items WHERE list_id = ? AND work_id = ?", (list_id, work_id)):
-        raise ToolError(f"'{w['title']}' is already on {rl['name']!r}.")
+    db.none("SELECT 1 FROM reading_list_items WHERE list_id = ? AND work_id = ?", (list_id, work_id),
+            found=f"'{w['title']}' is already on {rl['name']!r}.")
     if db.value("SELECT COUNT(*) FROM reading_list_items WHERE list_id = ?", (list_id,)) >= MAX_LIST_ITEMS:
         raise ToolError(f"{rl['name']!r} already has {MAX_LIST_ITEMS} works.")
     db.insert("reading_list_items", {"list_id": list_id, "work_id": work_id, "added_at": _now(db)})

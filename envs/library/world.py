@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _iso
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 # fmt: off
 BRANCHES = [
@@ -71,15 +71,10 @@ class _World:
         self.late_fine = ctx.tools._fine_for_late  # the overdue fine the desk charges on return
         self.now = ctx.clock.replace(microsecond=0)
         self.today = ctx.today
-        self.t: dict[str, list[dict[str, Any]]] = {k: [] for k in [
+        self.t = Tables([
             "branches", "staff", "authors", "works", "editions", "copies", "card_types", "patrons", "loans",
             "holds", "fines", "payments", "transfers", "rooms", "room_bookings", "events", "event_registrations",
-            "reading_lists", "reading_list_items"]}
-
-    def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
+            "reading_lists", "reading_list_items"])
 
     def at(self, day: date, lo_h: int = 10, hi_h: int = 16) -> datetime:
         return datetime(day.year, day.month, day.day, self.rng.randint(lo_h, hi_h), self.rng.choice([0, 15, 30, 45]),
@@ -89,27 +84,27 @@ class _World:
     def base(self) -> None:
         ctx, rng = self.ctx, self.rng
         for b in BRANCHES[: ctx.n(4, 8)]:
-            self.add("branches", dict(zip(["code", "name", "address", "phone", "opens_at", "closes_at"], b)))
+            self.t.add("branches", dict(zip(["code", "name", "address", "phone", "opens_at", "closes_at"], b)))
         emails: set[str] = set()
         for b in self.t["branches"]:
             roles = ["manager", "librarian", "clerk"] + ["librarian", "clerk"] * ctx.n(0, 2)
             for role in roles:
                 first, last = ctx.faker.first_name(), ctx.faker.last_name()
                 email = ctx.unique(lambda: f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@citylibrary.org", emails)
-                self.add("staff", {"branch_id": b["id"], "full_name": f"{first} {last}", "email": email,
-                                   "role": role, "is_active": 1})
+                self.t.add("staff", {"branch_id": b["id"], "full_name": f"{first} {last}", "email": email,
+                                     "role": role, "is_active": 1})
         for c in CARD_TYPES:
-            self.add("card_types", dict(zip(["code", "name", "loan_limit", "loan_days", "max_renewals", "hold_limit",
-                                             "fine_per_day_cents", "max_fine_per_item_cents",
-                                             "block_threshold_cents"], c)))
+            self.t.add("card_types", dict(zip(["code", "name", "loan_limit", "loan_days", "max_renewals", "hold_limit",
+                                               "fine_per_day_cents", "max_fine_per_item_cents",
+                                               "block_threshold_cents"], c)))
         for b in self.t["branches"]:
             for name, cap in ROOMS:
-                self.add("rooms", {"branch_id": b["id"], "name": name, "capacity": cap})
+                self.t.add("rooms", {"branch_id": b["id"], "name": name, "capacity": cap})
 
     def catalogue(self) -> None:
         ctx, rng = self.ctx, self.rng
         for _ in range(ctx.n(24, 300)):
-            self.add("authors", {"full_name": ctx.faker.name(), "birth_year": rng.randint(1900, 1995)})
+            self.t.add("authors", {"full_name": ctx.faker.name(), "birth_year": rng.randint(1900, 1995)})
         titles: set[str] = set()
         combos = [(p, a, n) for p in PATTERNS for a in ADJ for n in NOUN if a != n]
         for _ in range(ctx.n(45, 650)):
@@ -117,9 +112,9 @@ class _World:
             title = ctx.unique(lambda: PATTERNS[rng.randrange(len(PATTERNS))].format(
                 a=ADJ[rng.randrange(len(ADJ))], n=NOUN[rng.randrange(len(NOUN))]), titles)
             genre = rng.choice(GENRES)
-            self.add("works", {"title": title, "author_id": rng.randint(1, len(self.t["authors"])), "genre": genre,
-                               "first_published": rng.randint(1950, 2025),
-                               "audience": "children" if genre == "children" else rng.choice(["adult", "adult", "teen"])})
+            self.t.add("works", {"title": title, "author_id": rng.randint(1, len(self.t["authors"])), "genre": genre,
+                                 "first_published": rng.randint(1950, 2025),
+                                 "audience": "children" if genre == "children" else rng.choice(["adult", "adult", "teen"])})
         if ctx.distractors:
             # look-alike titles: the same title by another author, and near-identical titles
             for w in ctx.sample(self.t["works"][:], max(4, len(self.t["works"]) // 6)):
@@ -129,23 +124,23 @@ class _World:
                 else:
                     title = ctx.unique(lambda: rng.choice([w["title"] + "s", w["title"] + ": A Novel",
                                                            "Return to " + w["title"].replace("The ", "")]), titles)
-                self.add("works", {"title": title, "author_id": other, "genre": w["genre"],
-                                   "first_published": rng.randint(1950, 2025), "audience": w["audience"]})
+                self.t.add("works", {"title": title, "author_id": other, "genre": w["genre"],
+                                     "first_published": rng.randint(1950, 2025), "audience": w["audience"]})
         isbns: set[str] = set()
         nb = len(self.t["branches"])
         for w in self.t["works"]:
             for _ in range(1 if rng.random() < 0.6 else 2):
                 isbn = ctx.unique(lambda: "978" + "".join(str(rng.randint(0, 9)) for _ in range(10)), isbns)
                 fmt = rng.choice(FORMATS)
-                ed = self.add("editions", {"work_id": w["id"], "isbn": isbn, "format": fmt,
-                                           "publisher": rng.choice(PUBLISHERS),
-                                           "year": rng.randint(max(w["first_published"], 1990), 2025),
-                                           "pages": None if fmt == "audiobook_cd" else rng.randint(120, 640)})
+                ed = self.t.add("editions", {"work_id": w["id"], "isbn": isbn, "format": fmt,
+                                             "publisher": rng.choice(PUBLISHERS),
+                                             "year": rng.randint(max(w["first_published"], 1990), 2025),
+                                             "pages": None if fmt == "audiobook_cd" else rng.randint(120, 640)})
                 for _ in range(rng.choice([1, 1, 2, 2, 3])):
-                    self.add("copies", {"edition_id": ed["id"], "branch_id": rng.randint(1, nb),
-                                        "barcode": f"LB{len(self.t['copies']) + 1001:06d}", "status": "available",
-                                        "price_cents": rng.randrange(1500, 4500, 50),
-                                        "acquired_on": self.ctx.days_ago(400, 3000).isoformat()})
+                    self.t.add("copies", {"edition_id": ed["id"], "branch_id": rng.randint(1, nb),
+                                          "barcode": f"LB{len(self.t['copies']) + 1001:06d}", "status": "available",
+                                          "price_cents": rng.randrange(1500, 4500, 50),
+                                          "acquired_on": self.ctx.days_ago(400, 3000).isoformat()})
         self.work_of = {e["id"]: e["work_id"] for e in self.t["editions"]}
 
     def patrons(self) -> None:
@@ -163,11 +158,11 @@ class _World:
             r = rng.random()
             expires = self.today - timedelta(days=rng.randint(1, 90)) if r < 0.05 else \
                 self.today + timedelta(days=rng.randint(20, 720))
-            return self.add("patrons", {"card_number": card, "full_name": f"{first} {last}", "email": email,
-                                        "phone": f"555-{rng.randint(1000, 9999)}", "card_type_id": ct,
-                                        "home_branch_id": rng.randint(1, nb),
-                                        "status": "suspended" if rng.random() < 0.03 else "active",
-                                        "expires_on": expires.isoformat(), "joined_on": joined.isoformat()})
+            return self.t.add("patrons", {"card_number": card, "full_name": f"{first} {last}", "email": email,
+                                          "phone": f"555-{rng.randint(1000, 9999)}", "card_type_id": ct,
+                                          "home_branch_id": rng.randint(1, nb),
+                                          "status": "suspended" if rng.random() < 0.03 else "active",
+                                          "expires_on": expires.isoformat(), "joined_on": joined.isoformat()})
 
         for _ in range(ctx.n(60, 800)):
             make(ctx.faker.first_name(), ctx.faker.last_name())
@@ -207,10 +202,10 @@ class _World:
         s = self.staff_of(c["branch_id"])
         out = self.at(start)
         ret = self.at(back)
-        loan = self.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
-                                  "checked_out_by": s["id"], "checked_out_at": _iso(out), "due_date": due.isoformat(),
-                                  "renewals": renew, "status": "returned", "returned_at": _iso(ret),
-                                  "returned_by": self.staff_of(c["branch_id"])["id"]})
+        loan = self.t.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
+                                    "checked_out_by": s["id"], "checked_out_at": _iso(out), "due_date": due.isoformat(),
+                                    "renewals": renew, "status": "returned", "returned_at": _iso(ret),
+                                    "returned_by": self.staff_of(c["branch_id"])["id"]})
         amount = self.late_fine(self.ct[p["card_type_id"]], due.isoformat(), back)
         if amount > 0:
             self.fine(p, loan, "overdue", amount, ret, c["branch_id"])
@@ -220,9 +215,9 @@ class _World:
              settle: str | None = None) -> dict:
         rng = self.rng
         r = rng.random() if settle is None else {"open": 0.99, "paid": 0.1, "waived": 0.5}[settle]
-        f = self.add("fines", {"patron_id": p["id"], "loan_id": loan["id"] if loan else None, "kind": kind,
-                               "amount_cents": amount, "paid_cents": 0, "status": "open", "created_at": _iso(when),
-                               "waived_by": None, "waive_reason": None})
+        f = self.t.add("fines", {"patron_id": p["id"], "loan_id": loan["id"] if loan else None, "kind": kind,
+                                 "amount_cents": amount, "paid_cents": 0, "status": "open", "created_at": _iso(when),
+                                 "waived_by": None, "waive_reason": None})
         gap = (self.now - when).days
         if r < 0.45 and gap > 1:
             paid_at = when + timedelta(days=rng.randint(0, min(30, gap - 1)), hours=1)
@@ -239,9 +234,9 @@ class _World:
     def pay(self, f: dict, p: dict, amount: int, when: datetime, branch_id: int) -> None:
         f["paid_cents"] += amount
         f["status"] = "paid" if f["paid_cents"] == f["amount_cents"] else "open"
-        self.add("payments", {"fine_id": f["id"], "patron_id": p["id"], "amount_cents": amount,
-                              "method": self.rng.choice(["cash", "card"]), "staff_id": self.staff_of(branch_id)["id"],
-                              "paid_at": _iso(min(when, self.now - timedelta(hours=2)))})
+        self.t.add("payments", {"fine_id": f["id"], "patron_id": p["id"], "amount_cents": amount,
+                                "method": self.rng.choice(["cash", "card"]), "staff_id": self.staff_of(branch_id)["id"],
+                                "paid_at": _iso(min(when, self.now - timedelta(hours=2)))})
 
     def active_count(self, p: dict) -> int:
         return sum(1 for l in self.t["loans"] if l["patron_id"] == p["id"] and l["status"] == "active")
@@ -250,22 +245,22 @@ class _World:
         ct = self.ct[p["card_type_id"]]
         start = self.today - timedelta(days=days_ago)
         due = start + timedelta(days=ct["loan_days"] * (1 + renewals))
-        loan = self.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
-                                  "checked_out_by": self.staff_of(c["branch_id"])["id"],
-                                  "checked_out_at": _iso(self.at(start) if days_ago else self.now - timedelta(hours=1)),
-                                  "due_date": due.isoformat(), "renewals": renewals, "status": "active",
-                                  "returned_at": None, "returned_by": None})
+        loan = self.t.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
+                                    "checked_out_by": self.staff_of(c["branch_id"])["id"],
+                                    "checked_out_at": _iso(self.at(start) if days_ago else self.now - timedelta(hours=1)),
+                                    "due_date": due.isoformat(), "renewals": renewals, "status": "active",
+                                    "returned_at": None, "returned_by": None})
         c["status"] = "on_loan"
         return loan
 
     def lost_loan(self, c: dict, p: dict, start: date) -> dict:
         """A loan from ``start`` that ended with the copy lost (never returned)."""
         ct = self.ct[p["card_type_id"]]
-        return self.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
-                                  "checked_out_by": self.staff_of(c["branch_id"])["id"],
-                                  "checked_out_at": _iso(self.at(start)),
-                                  "due_date": (start + timedelta(days=ct["loan_days"])).isoformat(),
-                                  "renewals": 0, "status": "lost", "returned_at": None, "returned_by": None})
+        return self.t.add("loans", {"copy_id": c["id"], "patron_id": p["id"], "branch_id": c["branch_id"],
+                                    "checked_out_by": self.staff_of(c["branch_id"])["id"],
+                                    "checked_out_at": _iso(self.at(start)),
+                                    "due_date": (start + timedelta(days=ct["loan_days"])).isoformat(),
+                                    "renewals": 0, "status": "lost", "returned_at": None, "returned_by": None})
 
     def loaned_works(self, p: dict) -> set[int]:
         return {self.work_of[self.t["copies"][l["copy_id"] - 1]["edition_id"]] for l in self.t["loans"]
@@ -316,11 +311,11 @@ class _World:
             row = {"copy_id": c["id"], "from_branch_id": c["branch_id"], "to_branch_id": to,
                    "sent_by": self.staff_of(c["branch_id"], ("librarian", "manager"))["id"], "sent_at": _iso(sent)}
             if i < n_transit:
-                self.add("transfers", {**row, "status": "in_transit", "received_by": None, "received_at": None})
+                self.t.add("transfers", {**row, "status": "in_transit", "received_by": None, "received_at": None})
                 c["status"] = "in_transit"
             else:
-                self.add("transfers", {**row, "status": "received", "received_by": self.staff_of(to)["id"],
-                                       "received_at": _iso(sent + timedelta(days=1, hours=2))})
+                self.t.add("transfers", {**row, "status": "received", "received_by": self.staff_of(to)["id"],
+                                         "received_at": _iso(sent + timedelta(days=1, hours=2))})
                 c["branch_id"] = to
 
     def copies_of(self, work_id: int) -> list[dict]:
@@ -342,7 +337,7 @@ class _World:
                 and work_id not in loaned)
 
     def add_hold(self, row: dict) -> dict:
-        h = self.add("holds", row)
+        h = self.t.add("holds", row)
         if h["status"] in ("placed", "ready"):
             self._hold_idx[0].setdefault(h["patron_id"], []).append(h)
         return h
@@ -456,13 +451,13 @@ class _World:
                 continue
             p = pats[rng.randrange(len(pats))]
             created = min(start, self.now) - timedelta(days=rng.randint(1, 10))
-            self.add("room_bookings", {"room_id": r["id"], "patron_id": p["id"], "starts_at": _iso(start),
-                                       "ends_at": _iso(start + timedelta(hours=length)),
-                                       "attendees": rng.randint(1, r["capacity"]),
-                                       "purpose": rng.choice(["Study group", "Tutoring", "Book club meeting",
-                                                              "Job interview", "Community meeting"]),
-                                       "status": "cancelled" if rng.random() < 0.1 else "booked",
-                                       "created_at": _iso(created)})
+            self.t.add("room_bookings", {"room_id": r["id"], "patron_id": p["id"], "starts_at": _iso(start),
+                                         "ends_at": _iso(start + timedelta(hours=length)),
+                                         "attendees": rng.randint(1, r["capacity"]),
+                                         "purpose": rng.choice(["Study group", "Tutoring", "Book club meeting",
+                                                                "Job interview", "Community meeting"]),
+                                         "status": "cancelled" if rng.random() < 0.1 else "booked",
+                                         "created_at": _iso(created)})
 
     def events(self) -> None:
         ctx, rng = self.ctx, self.rng
@@ -478,14 +473,14 @@ class _World:
                 day = self.today + timedelta(days=rng.randint(2, 30)) if future else self.today - timedelta(days=rng.randint(3, 40))
                 start = datetime(day.year, day.month, day.day, rng.choice([11, 14, 16]), rng.choice([0, 30]))
                 cap = rng.choice([8, 12, 15, 20, 25, 40])
-                ev = self.add("events", {"branch_id": b["id"], "title": title, "audience": aud,
-                                         "starts_at": _iso(start), "ends_at": _iso(start + timedelta(minutes=90)),
-                                         "capacity": cap,
-                                         "status": "cancelled" if future and rng.random() < 0.08 else "scheduled"})
+                ev = self.t.add("events", {"branch_id": b["id"], "title": title, "audience": aud,
+                                           "starts_at": _iso(start), "ends_at": _iso(start + timedelta(minutes=90)),
+                                           "capacity": cap,
+                                           "status": "cancelled" if future and rng.random() < 0.08 else "scheduled"})
                 full = future and rng.random() < 0.2
                 n = cap if full else rng.randint(0, cap - 2)
                 for p in ctx.sample(pats, n):
-                    self.add("event_registrations", {
+                    self.t.add("event_registrations", {
                         "event_id": ev["id"], "patron_id": p["id"],
                         "status": "cancelled" if rng.random() < 0.06 and not full else "registered",
                         "registered_at": _iso(min(start, self.now) - timedelta(days=rng.randint(1, 20), hours=2))})
@@ -496,11 +491,11 @@ class _World:
         for p in ctx.sample(self.t["patrons"], ctx.n(14, 220)):
             for name in ctx.sample(names, rng.choice([1, 1, 2])):
                 created = self.now - timedelta(days=rng.randint(5, 300), hours=3)
-                rl = self.add("reading_lists", {"patron_id": p["id"], "name": name, "is_public": int(rng.random() < 0.3),
-                                                "created_at": _iso(created)})
+                rl = self.t.add("reading_lists", {"patron_id": p["id"], "name": name, "is_public": int(rng.random() < 0.3),
+                                                  "created_at": _iso(created)})
                 for w in ctx.sample(self.t["works"], rng.randint(1, 5)):
-                    self.add("reading_list_items", {"list_id": rl["id"], "work_id": w["id"],
-                                                    "added_at": _iso(created + timedelta(days=rng.randint(0, 4)))})
+                    self.t.add("reading_list_items", {"list_id": rl["id"], "work_id": w["id"],
+                                                      "added_at": _iso(created + timedelta(days=rng.randint(0, 4)))})
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
         order = ["branches", "staff", "card_types", "authors", "works", "editions", "copies", "patrons", "loans",

@@ -16,7 +16,7 @@ import math
 from datetime import date
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, like_contains, tool
+from awm.tooling import Db, ToolError, like_any, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -80,9 +80,9 @@ def _track(db: Db, track_id: int) -> dict[str, Any]:
 
 
 def _playable(db: Db, user: dict[str, Any], t: dict[str, Any]) -> None:
-    if db.value("SELECT 1 FROM track_region_blocks WHERE track_id = ? AND region = ?", (t["id"], user["region"])):
-        raise ToolError(f"'{t['title']}' by {t['artist']} is not available in {user['region']}, where "
-                        f"{user['username']}'s account is registered.")
+    db.none("SELECT 1 FROM track_region_blocks WHERE track_id = ? AND region = ?", (t["id"], user["region"]),
+            found=f"'{t['title']}' by {t['artist']} is not available in {user['region']}, where "
+                  f"{user['username']}'s account is registered.")
     if t["explicit"] and not user["allow_explicit"]:
         raise ToolError(f"'{t['title']}' is explicit and {user['username']}'s account has the explicit-content filter on.")
 
@@ -103,14 +103,13 @@ def _owned_playlist(db: Db, username: str, playlist_id: int, what: str) -> tuple
     """The acting user and a playlist they own; only the owner can ``what``."""
     u = _user(db, username)
     p = _playlist(db, playlist_id)
-    if p["owner_id"] != u["id"]:
-        raise ToolError(f"Only the owner ({p['owner']}) can {what}.")
+    require_owner(p, "owner_id", u["id"], f"Only the owner ({p['owner']}) can {what}.")
     return u, p
 
 
 def _refuse_taken_name(db: Db, user: dict[str, Any], name: str) -> None:
-    if db.value("SELECT 1 FROM playlists WHERE owner_id = ? AND lower(name) = lower(?)", (user["id"], name)):
-        raise ToolError(f"{user['username']} already has a playlist called {name!r}.")
+    db.none("SELECT 1 FROM playlists WHERE owner_id = ? AND lower(name) = lower(?)", (user["id"], name),
+            found=f"{user['username']} already has a playlist called {name!r}.")
 
 
 def _is_collaborator(db: Db, playlist_id: int, user_id: int) -> bool:
@@ -127,9 +126,9 @@ def _delete_own(db: Db, username: str, sql: str, target_id: int, refusal: str) -
 
 
 def _device(db: Db, user: dict[str, Any], device_id: int) -> dict[str, Any]:
-    d = db.one("SELECT * FROM devices WHERE id = ?", (device_id,))
-    if d is None or d["user_id"] != user["id"]:
-        raise ToolError(f"{user['username']} has no device with id {device_id}. Use list_devices.")
+    refusal = f"{user['username']} has no device with id {device_id}. Use list_devices."
+    d = db.one("SELECT * FROM devices WHERE id = ?", (device_id,), missing=refusal)
+    require_owner(d, "user_id", user["id"], refusal)
     return d
 
 
@@ -179,8 +178,9 @@ def search_catalog(db: Db, query: str, kind: Literal["track", "album", "artist",
         order = " ORDER BY p.title, p.id LIMIT ?"
     params: list[Any] = []
     for w in words:
-        sql += f" AND (lower({cols[0]}) LIKE ? ESCAPE '\\' OR lower({cols[1]}) LIKE ? ESCAPE '\\')"
-        params += [like_contains(w), like_contains(w)]
+        either_column, word_params = like_any(w, f"lower({cols[0]})", f"lower({cols[1]})")
+        sql += f" AND {either_column}"
+        params += word_params
     return db.query(sql + order, (*params, limit))
 
 
@@ -258,11 +258,9 @@ def find_users(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
-    return db.query("SELECT username, display_name, email, region FROM users WHERE lower(username) LIKE ? ESCAPE '\\' "
-                    "OR lower(display_name) LIKE ? ESCAPE '\\' OR lower(email) LIKE ? ESCAPE '\\' "
-                    "ORDER BY username LIMIT ?",
-                    (q, q, q, limit))
+    who, params = like_any(query.strip(), "lower(username)", "lower(display_name)", "lower(email)", lower=True)
+    return db.query(f"SELECT username, display_name, email, region FROM users WHERE {who} ORDER BY username LIMIT ?",
+                    (*params, limit))
 
 
 @tool
@@ -511,9 +509,9 @@ def update_playlist(db: Db, username: str, playlist_id: int, name: str | None = 
         raise ToolError("A collaborative playlist must be private: also set is_public=false.")
     if new["name"].lower() != p["name"].lower():
         _refuse_taken_name(db, u, new["name"])
-    if not new["allow_duplicates"] and db.value("SELECT 1 FROM playlist_tracks WHERE playlist_id = ? GROUP BY track_id "
-                                                "HAVING COUNT(*) > 1", (playlist_id,)):
-        raise ToolError("The playlist contains a track more than once; remove the duplicates first.")
+    if not new["allow_duplicates"]:
+        db.none("SELECT 1 FROM playlist_tracks WHERE playlist_id = ? GROUP BY track_id HAVING COUNT(*) > 1",
+                (playlist_id,), found="The playlist contains a track more than once; remove the duplicates first.")
     db.execute("UPDATE playlists SET name = ?, description = ?, is_public = ?, is_collaborative = ?, allow_duplicates = ? "
                "WHERE id = ?", (new["name"], new["description"], new["is_public"], new["is_collaborative"],
                                 new["allow_duplicates"], playlist_id))
@@ -540,9 +538,9 @@ def add_track_to_playlist(db: Db, username: str, playlist_id: int, track_id: int
     n = db.value("SELECT COUNT(*) FROM playlist_tracks WHERE playlist_id = ?", (playlist_id,))
     if n >= MAX_PLAYLIST_TRACKS:
         raise ToolError(f"'{p['name']}' already has {MAX_PLAYLIST_TRACKS} tracks, the maximum.")
-    if not p["allow_duplicates"] and db.value("SELECT 1 FROM playlist_tracks WHERE playlist_id = ? AND track_id = ?",
-                                              (playlist_id, track_id)):
-        raise ToolError(f"'{t['title']}' is already on '{p['name']}', which does not allow duplicates.")
+    if not p["allow_duplicates"]:
+        db.none("SELECT 1 FROM playlist_tracks WHERE playlist_id = ? AND track_id = ?", (playlist_id, track_id),
+                found=f"'{t['title']}' is already on '{p['name']}', which does not allow duplicates.")
     pos = db.value("SELECT COALESCE(MAX(position), 0) + 1 FROM playlist_tracks WHERE playlist_id = ?", (playlist_id,))
     db.insert("playlist_tracks", {"playlist_id": playlist_id, "track_id": track_id, "position": pos, "added_by": u["id"],
                                   "added_at": _now(db)})
@@ -611,8 +609,8 @@ def like_track(db: Db, username: str, track_id: int) -> dict:
     """
     u = _user(db, username)
     t = _playable_track(db, u, track_id)
-    if db.value("SELECT 1 FROM likes WHERE user_id = ? AND track_id = ?", (u["id"], track_id)):
-        raise ToolError(f"{u['username']} already likes '{t['title']}'.")
+    db.none("SELECT 1 FROM likes WHERE user_id = ? AND track_id = ?", (u["id"], track_id),
+            found=f"{u['username']} already likes '{t['title']}'.")
     db.insert("likes", {"user_id": u["id"], "track_id": track_id, "liked_at": _now(db)})
     return {"track_id": track_id, "title": t["title"], "liked": True}
 
@@ -640,8 +638,8 @@ def follow_artist(db: Db, username: str, artist_id: int) -> dict:
     """
     u = _user(db, username)
     a = _artist(db, artist_id)
-    if db.value("SELECT 1 FROM follows WHERE follower_id = ? AND artist_id = ?", (u["id"], artist_id)):
-        raise ToolError(f"{u['username']} already follows {a['name']}.")
+    db.none("SELECT 1 FROM follows WHERE follower_id = ? AND artist_id = ?", (u["id"], artist_id),
+            found=f"{u['username']} already follows {a['name']}.")
     db.insert("follows", {"follower_id": u["id"], "artist_id": artist_id, "followed_user_id": None,
                           "followed_at": _now(db)})
     return {"artist": a["name"], "following": True}
@@ -672,8 +670,8 @@ def follow_user(db: Db, username: str, other_username: str) -> dict:
     o = _user(db, other_username, "user to follow")
     if o["id"] == u["id"]:
         raise ToolError("Users cannot follow themselves.")
-    if db.value("SELECT 1 FROM follows WHERE follower_id = ? AND followed_user_id = ?", (u["id"], o["id"])):
-        raise ToolError(f"{u['username']} already follows {o['username']}.")
+    db.none("SELECT 1 FROM follows WHERE follower_id = ? AND followed_user_id = ?", (u["id"], o["id"]),
+            found=f"{u['username']} already follows {o['username']}.")
     db.insert("follows", {"follower_id": u["id"], "artist_id": None, "followed_user_id": o["id"],
                           "followed_at": _now(db)})
     return {"following": o["username"]}
@@ -714,8 +712,8 @@ def register_device(db: Db, username: str, name: str, device_type: DeviceType) -
     name = name.strip()
     if not name:
         raise ToolError("Give the device a name.")
-    if db.value("SELECT 1 FROM devices WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name)):
-        raise ToolError(f"{u['username']} already has a device called {name!r}.")
+    db.none("SELECT 1 FROM devices WHERE user_id = ? AND lower(name) = lower(?)", (u["id"], name),
+            found=f"{u['username']} already has a device called {name!r}.")
     if db.value("SELECT COUNT(*) FROM devices WHERE user_id = ?", (u["id"],)) >= MAX_DEVICES:
         raise ToolError(f"{u['username']} already has {MAX_DEVICES} devices.")
     did = db.insert("devices", {"user_id": u["id"], "name": name, "device_type": device_type, "offline_enabled": 0,
@@ -765,8 +763,8 @@ def download_track(db: Db, username: str, device_id: int, track_id: int) -> dict
     if not d["offline_enabled"]:
         raise ToolError(f"Offline listening is off for {d['name']}; enable it first.")
     t = _playable_track(db, u, track_id)
-    if db.value("SELECT 1 FROM downloads WHERE device_id = ? AND track_id = ?", (device_id, track_id)):
-        raise ToolError(f"'{t['title']}' is already downloaded on {d['name']}.")
+    db.none("SELECT 1 FROM downloads WHERE device_id = ? AND track_id = ?", (device_id, track_id),
+            found=f"'{t['title']}' is already downloaded on {d['name']}.")
     if db.value("SELECT COUNT(*) FROM downloads WHERE device_id = ?", (device_id,)) >= MAX_DOWNLOADS_PER_DEVICE:
         raise ToolError(f"{d['name']} already holds {MAX_DOWNLOADS_PER_DEVICE} downloads.")
     db.insert("downloads", {"device_id": device_id, "track_id": track_id, "downloaded_at": _now(db)})
@@ -793,9 +791,9 @@ def change_plan(db: Db, username: str, plan_code: PlanCode) -> dict:
         plan_code: free, premium or family.
     """
     u = _user(db, username)
-    if db.value("SELECT 1 FROM family_members WHERE user_id = ?", (u["id"],)):
-        raise ToolError(f"{u['username']} is a member of someone's family plan; the family owner must remove them before "
-                        "they change their own plan.")
+    db.none("SELECT 1 FROM family_members WHERE user_id = ?", (u["id"],),
+            found=f"{u['username']} is a member of someone's family plan; the family owner must remove them before "
+                  "they change their own plan.")
     sub = db.one("SELECT s.*, p.code, p.monthly_price_cents AS price FROM subscriptions s JOIN plans p ON p.id = s.plan_id "
                  "WHERE s.user_id = ?", (u["id"],))
     new = db.one("SELECT * FROM plans WHERE code = ?", (plan_code,))
@@ -838,8 +836,8 @@ def add_family_member(db: Db, username: str, member_username: str) -> dict:
     m = _user(db, member_username, "member")
     if m["id"] == u["id"]:
         raise ToolError("The owner is already part of the plan.")
-    if db.value("SELECT 1 FROM family_members WHERE user_id = ?", (m["id"],)):
-        raise ToolError(f"{m['username']} is already in a family plan.")
+    db.none("SELECT 1 FROM family_members WHERE user_id = ?", (m["id"],),
+            found=f"{m['username']} is already in a family plan.")
     if db.value("SELECT p.code FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.user_id = ?",
                 (m["id"],)) != "free":
         raise ToolError(f"{m['username']} pays for their own plan; they must switch to free before joining a family.")

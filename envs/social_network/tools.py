@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from awm.tooling import Db, ToolError, clean_text, like_contains, tool
+from awm.tooling import Db, ToolError, clean_text, like_any, require_owner, tool
 from awm.tooling import check_limit as _limit
 from awm.tooling import now_iso as _now
 
@@ -49,10 +49,10 @@ def _other(db: Db, me: dict[str, Any], username: str, what: str = "user") -> dic
     u = _user(db, username, what)
     if u["id"] == me["id"]:
         raise ToolError("That is your own account.")
-    if db.value("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me["id"], u["id"])):
-        raise ToolError(f"You have blocked @{u['username']}; unblock them first.")
-    if db.value("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (u["id"], me["id"])):
-        raise ToolError(f"No user with username {username!r} is available to you.")
+    db.none("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me["id"], u["id"]),
+            found=f"You have blocked @{u['username']}; unblock them first.")
+    db.none("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (u["id"], me["id"]),
+            found=f"No user with username {username!r} is available to you.")
     return u
 
 
@@ -157,10 +157,9 @@ def search_users(db: Db, query: str, limit: int = 10) -> list[dict]:
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains(query.strip(), lower=True)
-    return db.query("SELECT username, display_name, city, status FROM users WHERE lower(display_name) LIKE ? ESCAPE '\\' "
-                    "OR username LIKE ? ESCAPE '\\' OR lower(city) LIKE ? ESCAPE '\\' ORDER BY display_name, username "
-                    "LIMIT ?", (q, q, q, limit))
+    who, params = like_any(query.strip(), "lower(display_name)", "username", "lower(city)", lower=True)
+    return db.query(f"SELECT username, display_name, city, status FROM users WHERE {who} ORDER BY display_name, username "
+                    "LIMIT ?", (*params, limit))
 
 
 @tool
@@ -174,8 +173,9 @@ def get_profile(db: Db, username: str, profile_username: str) -> dict:
     """
     me = _actor(db, username)
     u = _user(db, profile_username)
-    if u["id"] != me["id"] and db.value("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (u["id"], me["id"])):
-        raise ToolError(f"No user with username {profile_username!r} is available to you.")
+    if u["id"] != me["id"]:
+        db.none("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (u["id"], me["id"]),
+                found=f"No user with username {profile_username!r} is available to you.")
     ps = db.one("SELECT * FROM privacy_settings WHERE user_id = ?", (u["id"],))
     friend = _friends(db, me["id"], u["id"])
     out: dict[str, Any] = {"username": u["username"], "display_name": u["display_name"], "status": u["status"]}
@@ -326,11 +326,10 @@ def list_groups(db: Db, query: str | None = None, limit: int = 20) -> list[dict]
         limit: maximum number of results, 1 to 50.
     """
     _limit(limit)
-    q = like_contains((query or "").strip(), lower=True)
+    name_or_description, params = like_any((query or "").strip(), "lower(g.name)", "lower(g.description)", lower=True)
     return db.query("SELECT g.name, g.description, g.privacy, u.username AS owner, (SELECT COUNT(*) FROM group_members m WHERE "
-                    "m.group_id = g.id) AS members FROM groups g JOIN users u ON u.id = g.owner_id WHERE "
-                    "lower(g.name) LIKE ? ESCAPE '\\' OR lower(g.description) LIKE ? ESCAPE '\\' ORDER BY g.name LIMIT ?",
-                    (q, q, limit))
+                    f"m.group_id = g.id) AS members FROM groups g JOIN users u ON u.id = g.owner_id WHERE {name_or_description} "
+                    "ORDER BY g.name LIMIT ?", (*params, limit))
 
 
 @tool
@@ -523,9 +522,9 @@ def respond_to_friend_request(db: Db, username: str, request_id: int, accept: bo
         accept: true to accept, false to decline.
     """
     me = _actor(db, username)
-    r = db.one("SELECT * FROM friend_requests WHERE id = ?", (request_id,))
-    if r is None or r["receiver_id"] != me["id"]:
-        raise ToolError(f"You have received no friend request {request_id}; list_friend_requests shows yours.")
+    not_yours = f"You have received no friend request {request_id}; list_friend_requests shows yours."
+    r = db.one("SELECT * FROM friend_requests WHERE id = ?", (request_id,), missing=not_yours)
+    require_owner(r, "receiver_id", me["id"], not_yours)
     if r["status"] != "pending":
         raise ToolError(f"Request {request_id} is already {r['status']}.")
     s = db.one("SELECT * FROM users WHERE id = ?", (r["sender_id"],))
@@ -563,8 +562,8 @@ def follow(db: Db, username: str, target_username: str) -> dict:
     """
     me = _actor(db, username)
     u = _other(db, me, target_username)
-    if db.value("SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?", (me["id"], u["id"])):
-        raise ToolError(f"You already follow @{u['username']}.")
+    db.none("SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?", (me["id"], u["id"]),
+            found=f"You already follow @{u['username']}.")
     db.insert("follows", {"follower_id": me["id"], "followee_id": u["id"], "created_at": _now(db)})
     _notify(db, u["id"], "follow", me["id"], f"{me['display_name']} started following you.")
     return {"following": u["username"]}
@@ -596,8 +595,8 @@ def block_user(db: Db, username: str, target_username: str) -> dict:
     u = _user(db, target_username)
     if u["id"] == me["id"]:
         raise ToolError("You cannot block yourself.")
-    if db.value("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me["id"], u["id"])):
-        raise ToolError(f"You have already blocked @{u['username']}.")
+    db.none("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me["id"], u["id"]),
+            found=f"You have already blocked @{u['username']}.")
     now = _now(db)
     db.insert("blocks", {"blocker_id": me["id"], "blocked_id": u["id"], "created_at": now})
     ended = db.execute("DELETE FROM friendships WHERE user_a_id = ? AND user_b_id = ?", _pair(me["id"], u["id"]))
@@ -783,8 +782,8 @@ def join_group(db: Db, username: str, group_name: str) -> dict:
     g = _group(db, group_name)
     if _member(db, g["id"], me["id"]):
         raise ToolError(f"You are already a member of '{g['name']}'.")
-    if db.value("SELECT 1 FROM group_join_requests WHERE group_id = ? AND user_id = ? AND status = 'pending'", (g["id"], me["id"])):
-        raise ToolError(f"Your request to join '{g['name']}' is still waiting for approval.")
+    db.none("SELECT 1 FROM group_join_requests WHERE group_id = ? AND user_id = ? AND status = 'pending'", (g["id"], me["id"]),
+            found=f"Your request to join '{g['name']}' is still waiting for approval.")
     if g["privacy"] == "open":
         db.insert("group_members", {"group_id": g["id"], "user_id": me["id"], "role": "member", "joined_at": _now(db)})
         return {"group": g["name"], "status": "member"}
@@ -834,8 +833,7 @@ def set_member_role(db: Db, username: str, group_name: str, member_username: str
     """
     me = _actor(db, username)
     g = _group(db, group_name)
-    if g["owner_id"] != me["id"]:
-        raise ToolError(f"Only the owner of '{g['name']}' can change roles.")
+    require_owner(g, "owner_id", me["id"], f"Only the owner of '{g['name']}' can change roles.")
     u, m = _membership(db, g, member_username)
     if m["role"] == "owner":
         raise ToolError("The owner's role cannot change.")
@@ -924,9 +922,8 @@ def report_content(db: Db, username: str, reason: Literal["spam", "harassment", 
         raise ToolError("You cannot report your own content.")
     if status != "visible":
         raise ToolError("That content has already been removed.")
-    if db.value("SELECT 1 FROM reports WHERE reporter_id = ? AND post_id IS ? AND comment_id IS ? AND status IN ('open', 'in_review')",
-                (me["id"], post_id, comment_id)):
-        raise ToolError("You already have an open report on this.")
+    db.none("SELECT 1 FROM reports WHERE reporter_id = ? AND post_id IS ? AND comment_id IS ? AND status IN ('open', 'in_review')",
+            (me["id"], post_id, comment_id), found="You already have an open report on this.")
     rid = db.insert("reports", {"reporter_id": me["id"], "post_id": post_id, "comment_id": comment_id, "reason": reason,
                                 "details": details.strip(), "status": "open", "reviewer_id": None, "resolution_note": None,
                                 "created_at": _now(db), "resolved_at": None})
@@ -983,8 +980,7 @@ def resolve_report(db: Db, username: str, report_id: int, decision: Literal["rem
     if r["status"] != "in_review":
         raise ToolError(f"Report {report_id} is {r['status']}; take it for review first (start_review)." if r["status"] == "open"
                         else f"Report {report_id} is already resolved ({r['status']}).")
-    if r["reviewer_id"] != me["id"]:
-        raise ToolError(f"Report {report_id} is being reviewed by someone else.")
+    require_owner(r, "reviewer_id", me["id"], f"Report {report_id} is being reviewed by someone else.")
     now = _now(db)
     if decision == "keep":
         db.execute("UPDATE reports SET status = 'kept', resolution_note = ?, resolved_at = ? WHERE id = ?", (note.strip(), now, report_id))

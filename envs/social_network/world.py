@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from awm.tooling import iso_seconds as _ts
-from awm.worldgen import WorldContext
+from awm.worldgen import Tables, WorldContext
 
 Row = dict[str, Any]
 CITIES = ["Lisbon", "Porto", "Austin", "Denver", "Leeds", "Bristol", "Dublin", "Toronto", "Melbourne", "Portland",
@@ -68,24 +68,14 @@ def _slug(s: str) -> str:
 class _World:
     def __init__(self, ctx: WorldContext):
         self.ctx, self.rng, self.fk, self.now = ctx, ctx.rng, ctx.faker, ctx.clock
-        self.t: dict[str, list[Row]] = {k: [] for k in [
+        self.t = Tables([
             "users", "privacy_settings", "friend_requests", "friendships", "follows", "blocks", "groups", "group_members",
-            "group_join_requests", "posts", "comments", "reactions", "direct_messages", "notifications", "reports"]}
+            "group_join_requests", "posts", "comments", "reactions", "direct_messages", "notifications", "reports"])
         self.friends: dict[int, set] = {}
         self.blocked: set = set()
         self.pending: set = set()
         self.follow_pairs: set = set()
         self.bodies: set = set()
-
-    def add(self, table: str, row: Row) -> Row:
-        row = {"id": len(self.t[table]) + 1, **row}
-        self.t[table].append(row)
-        return row
-
-    def between(self, lo: datetime, hi: datetime) -> datetime:
-        if hi <= lo:
-            return lo
-        return lo + timedelta(seconds=self.rng.randint(0, int((hi - lo).total_seconds())))
 
     # -- people ------------------------------------------------------------------------------------
     def people(self) -> None:
@@ -108,11 +98,11 @@ class _World:
         for u in self.users:
             self.friends[u["id"]] = set()
             r = self.rng.random()
-            self.add("privacy_settings", {
+            self.t.add("privacy_settings", {
                 "user_id": u["id"], "profile_visibility": "friends" if r < 0.3 else "public",
                 "default_post_visibility": "friends" if self.rng.random() < 0.35 else "public",
                 "friend_requests_from": "nobody" if r > 0.93 else ("friends_of_friends" if r > 0.75 else "everyone"),
-                "updated_at": _ts(self.between(u["_joined"], self.now - timedelta(days=1)))})
+                "updated_at": _ts(self.ctx.between(u["_joined"], self.now - timedelta(days=1)))})
         self.rule = {p["user_id"]: p["friend_requests_from"] for p in self.t["privacy_settings"]}
         self.profile = {p["user_id"]: p for p in self.t["privacy_settings"]}
 
@@ -124,12 +114,12 @@ class _World:
             un = f"{base}{self.rng.randint(2, 99)}"
         self.unames.add(un)
         joined = self.ctx.moment_ago(120, 1500)
-        u = self.add("users", {"username": un, "email": f"{un}@{self.ctx.pick(DOMAINS)}", "display_name": name,
-                               "bio": self.ctx.pick(["Coffee first.", "Runner and reader.", "Dog person.", "Amateur chef.",
-                                                     "Always outdoors.", "Film nerd.", ""]),
-                               "city": self.ctx.pick(CITIES), "role": role,
-                               "status": "suspended" if self.rng.random() < 0.04 and role == "member" else "active",
-                               "joined_at": _ts(joined)})
+        u = self.t.add("users", {"username": un, "email": f"{un}@{self.ctx.pick(DOMAINS)}", "display_name": name,
+                                 "bio": self.ctx.pick(["Coffee first.", "Runner and reader.", "Dog person.", "Amateur chef.",
+                                                       "Always outdoors.", "Film nerd.", ""]),
+                                 "city": self.ctx.pick(CITIES), "role": role,
+                                 "status": "suspended" if self.rng.random() < 0.04 and role == "member" else "active",
+                                 "joined_at": _ts(joined)})
         u["_joined"] = joined
         self.users.append(u)
         return u
@@ -148,27 +138,27 @@ class _World:
                     self.friends[b].add(a)
                     pairs.append((a, b))
         for a, b in sorted(pairs):
-            since = self.between(max(by_id[a]["_joined"], by_id[b]["_joined"]), self.now - timedelta(days=2))
-            self.add("friendships", {"user_a_id": a, "user_b_id": b, "since": _ts(since)})
+            since = self.ctx.between(max(by_id[a]["_joined"], by_id[b]["_joined"]), self.now - timedelta(days=2))
+            self.t.add("friendships", {"user_a_id": a, "user_b_id": b, "since": _ts(since)})
             if ctx.chance(0.5):
                 s, r = (a, b) if ctx.chance(0.5) else (b, a)
-                self.add("friend_requests", {"sender_id": s, "receiver_id": r, "status": "accepted",
-                                             "created_at": _ts(since - timedelta(hours=rng.randint(1, 72))), "responded_at": _ts(since)})
+                self.t.add("friend_requests", {"sender_id": s, "receiver_id": r, "status": "accepted",
+                                               "created_at": _ts(since - timedelta(hours=rng.randint(1, 72))), "responded_at": _ts(since)})
         # blocks between non-friends
         for _ in range(self.ctx.n(3, 30)):
             a, b = ctx.sample(ids, 2)
             if b in self.friends[a] or (a, b) in self.blocked or (b, a) in self.blocked:
                 continue
             self.blocked.add((a, b))
-            self.add("blocks", {"blocker_id": a, "blocked_id": b, "created_at": _ts(ctx.moment_ago(3, 90))})
+            self.t.add("blocks", {"blocker_id": a, "blocked_id": b, "created_at": _ts(ctx.moment_ago(3, 90))})
         # follows
         for u in self.users:
             for v in ctx.sample([i for i in ids if i != u["id"]], rng.randint(2, 5)):
                 if self.is_blocked(u["id"], v) or (u["id"], v) in self.follow_pairs:
                     continue
                 self.follow_pairs.add((u["id"], v))
-                self.add("follows", {"follower_id": u["id"], "followee_id": v,
-                                     "created_at": _ts(self.between(max(u["_joined"], by_id[v]["_joined"]), self.now - timedelta(hours=3)))})
+                self.t.add("follows", {"follower_id": u["id"], "followee_id": v,
+                                       "created_at": _ts(self.ctx.between(max(u["_joined"], by_id[v]["_joined"]), self.now - timedelta(hours=3)))})
         # pending and declined requests
         for u in self.users:
             if u["status"] != "active":
@@ -179,15 +169,19 @@ class _World:
                 pend = ctx.chance(0.8)
                 created = ctx.moment_ago(0.2, 20)
                 if pend:
-                    self.pending.add((min(s, u["id"]), max(s, u["id"])))
-                    self.add("notifications", {"user_id": u["id"], "kind": "friend_request", "actor_id": s, "post_id": None,
-                                               "group_id": None, "message": f"{by_id[s]['display_name']} sent you a friend request.",
-                                               "is_read": int(ctx.chance(0.3)), "created_at": _ts(created)})
-                self.add("friend_requests", {"sender_id": s, "receiver_id": u["id"], "status": "pending" if pend else "declined",
-                                             "created_at": _ts(created),
-                                             "responded_at": None if pend else _ts(self.between(created, self.now - timedelta(minutes=5)))})
+                    self._pending_request(s, u["id"], created)
+                self.t.add("friend_requests", {"sender_id": s, "receiver_id": u["id"], "status": "pending" if pend else "declined",
+                                               "created_at": _ts(created),
+                                               "responded_at": None if pend else _ts(self.ctx.between(created, self.now - timedelta(minutes=5)))})
         self._plant_pending()
         self._plant_mutual()
+
+    def _pending_request(self, s: int, r: int, created: datetime) -> None:
+        """Note a pending request from ``s`` to ``r`` and the notice ``r`` got of it (its row is added by the caller)."""
+        self.pending.add((min(s, r), max(s, r)))
+        self.t.add("notifications", {"user_id": r, "kind": "friend_request", "actor_id": s, "post_id": None,
+                                     "group_id": None, "message": f"{self.by_id[s]['display_name']} sent you a friend request.",
+                                     "is_read": int(self.ctx.chance(0.3)), "created_at": _ts(created)})
 
     def _plant_pending(self) -> None:
         """Make sure some active user with a unique display name has at least two pending incoming requests
@@ -214,12 +208,9 @@ class _World:
                 continue
             for s in ctx.sample(senders, need):
                 created = ctx.moment_ago(0.2, 20)
-                self.pending.add((min(s, u["id"]), max(s, u["id"])))
-                self.add("notifications", {"user_id": u["id"], "kind": "friend_request", "actor_id": s, "post_id": None,
-                                           "group_id": None, "message": f"{self.by_id[s]['display_name']} sent you a friend request.",
-                                           "is_read": int(ctx.chance(0.3)), "created_at": _ts(created)})
-                self.add("friend_requests", {"sender_id": s, "receiver_id": u["id"], "status": "pending",
-                                             "created_at": _ts(created), "responded_at": None})
+                self._pending_request(s, u["id"], created)
+                self.t.add("friend_requests", {"sender_id": s, "receiver_id": u["id"], "status": "pending",
+                                               "created_at": _ts(created), "responded_at": None})
             return
 
     def _plant_mutual(self) -> None:
@@ -259,8 +250,8 @@ class _World:
                     a, b = min(x, m), max(x, m)
                     self.friends[a].add(b)
                     self.friends[b].add(a)
-                    since = self.between(max(self.by_id[a]["_joined"], self.by_id[b]["_joined"]), self.now - timedelta(days=2))
-                    self.add("friendships", {"user_a_id": a, "user_b_id": b, "since": _ts(since)})
+                    since = self.ctx.between(max(self.by_id[a]["_joined"], self.by_id[b]["_joined"]), self.now - timedelta(days=2))
+                    self.t.add("friendships", {"user_a_id": a, "user_b_id": b, "since": _ts(since)})
             return
 
     def is_blocked(self, a: int, b: int) -> bool:
@@ -289,18 +280,18 @@ class _World:
             if i == 0 and sum(1 for u in self.users if u["display_name"] == owner["display_name"]) > 1:
                 # the first (closed) group's owner has a display name of their own (only namesake worlds re-pick)
                 owner = ctx.pick([u for u in active if sum(1 for v in self.users if v["display_name"] == u["display_name"]) == 1])
-            created = self.between(owner["_joined"], self.now - timedelta(days=60))
-            g = self.add("groups", {"name": name, "description": desc, "privacy": "closed" if i % 2 == 0 or ctx.chance(0.3) else "open",
-                                    "owner_id": owner["id"], "created_at": _ts(created)})
+            created = self.ctx.between(owner["_joined"], self.now - timedelta(days=60))
+            g = self.t.add("groups", {"name": name, "description": desc, "privacy": "closed" if i % 2 == 0 or ctx.chance(0.3) else "open",
+                                      "owner_id": owner["id"], "created_at": _ts(created)})
             self.group_rows.append(g)
             self.members[g["id"]] = {owner["id"]: "owner"}
-            self.add("group_members", {"group_id": g["id"], "user_id": owner["id"], "role": "owner", "joined_at": _ts(created)})
+            self.t.add("group_members", {"group_id": g["id"], "user_id": owner["id"], "role": "owner", "joined_at": _ts(created)})
             others = ctx.sample([u for u in self.users if u["id"] != owner["id"]], rng.randint(4, 9))
             for k, u in enumerate(others):
                 role = "admin" if k < rng.randint(0, 2) else "member"
                 self.members[g["id"]][u["id"]] = role
-                self.add("group_members", {"group_id": g["id"], "user_id": u["id"], "role": role,
-                                           "joined_at": _ts(self.between(max(created, u["_joined"]), self.now - timedelta(days=1)))})
+                self.t.add("group_members", {"group_id": g["id"], "user_id": u["id"], "role": role,
+                                             "joined_at": _ts(self.ctx.between(max(created, u["_joined"]), self.now - timedelta(days=1)))})
             if i == n_groups - 1 and not any(self._admins_and_members(x["id"]) for x in self.group_rows):
                 # chance gave no group an admin next to a plain member: the first member of the last group becomes one
                 self.members[g["id"]][others[0]["id"]] = "admin"
@@ -314,9 +305,9 @@ class _World:
                     admin = ctx.pick([x for x, r in self.members[g["id"]].items() if r in ("owner", "admin")])
                     if any(r["group_id"] == g["id"] and r["user_id"] == u["id"] for r in self.t["group_join_requests"]):
                         continue
-                    self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "rejected",
-                                                     "created_at": _ts(when), "decided_by": admin,
-                                                     "decided_at": _ts(when + timedelta(hours=rng.randint(1, 48)))})
+                    self.t.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "rejected",
+                                                       "created_at": _ts(when), "decided_by": admin,
+                                                       "decided_at": _ts(when + timedelta(hours=rng.randint(1, 48)))})
         self._plant_join_request()
 
     def _plant_join_request(self) -> None:
@@ -352,13 +343,13 @@ class _World:
 
     def join_request(self, g: Row, u: Row, when: datetime) -> None:
         """A pending request to join a closed group, and the notice each of its owner and admins got."""
-        self.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "pending",
-                                         "created_at": _ts(when), "decided_by": None, "decided_at": None})
+        self.t.add("group_join_requests", {"group_id": g["id"], "user_id": u["id"], "status": "pending",
+                                           "created_at": _ts(when), "decided_by": None, "decided_at": None})
         for uid, role in self.members[g["id"]].items():
             if role in ("owner", "admin"):
-                self.add("notifications", {"user_id": uid, "kind": "group_request", "actor_id": u["id"], "post_id": None,
-                                           "group_id": g["id"], "message": f"{u['display_name']} asked to join {g['name']}.",
-                                           "is_read": 0, "created_at": _ts(when)})
+                self.t.add("notifications", {"user_id": uid, "kind": "group_request", "actor_id": u["id"], "post_id": None,
+                                             "group_id": g["id"], "message": f"{u['display_name']} asked to join {g['name']}.",
+                                             "is_read": 0, "created_at": _ts(when)})
 
     def _admins_and_members(self, gid: int) -> bool:
         """The group has an admin and a plain member who is active with a display name of their own (group_admins)."""
@@ -415,26 +406,26 @@ class _World:
         posts.sort(key=lambda p: p["_at"])
         self.posts = []
         for p in posts:
-            row = self.add("posts", {"author_id": p["author_id"], "group_id": p["group_id"], "body": p["body"],
-                                     "visibility": p["visibility"], "status": "visible", "created_at": _ts(p["_at"]), "removed_at": None})
+            row = self.t.add("posts", {"author_id": p["author_id"], "group_id": p["group_id"], "body": p["body"],
+                                       "visibility": p["visibility"], "status": "visible", "created_at": _ts(p["_at"]), "removed_at": None})
             row["_at"] = p["_at"]
             self.posts.append(row)
             seen = self.viewers(row)
             for v in ctx.sample(seen, rng.randint(0, min(5, len(seen)))):
-                when = self.between(p["_at"], self.now - timedelta(minutes=5))
-                self.add("reactions", {"post_id": row["id"], "user_id": v, "kind": ctx.pick(KINDS), "created_at": _ts(when)})
+                when = self.ctx.between(p["_at"], self.now - timedelta(minutes=5))
+                self.t.add("reactions", {"post_id": row["id"], "user_id": v, "kind": ctx.pick(KINDS), "created_at": _ts(when)})
                 if ctx.chance(0.3):
-                    self.add("notifications", {"user_id": row["author_id"], "kind": "reaction", "actor_id": v, "post_id": row["id"],
-                                               "group_id": None, "message": f"{self.by_id[v]['display_name']} reacted to your post.",
-                                               "is_read": int(ctx.chance(0.6)), "created_at": _ts(when)})
+                    self.t.add("notifications", {"user_id": row["author_id"], "kind": "reaction", "actor_id": v, "post_id": row["id"],
+                                                 "group_id": None, "message": f"{self.by_id[v]['display_name']} reacted to your post.",
+                                                 "is_read": int(ctx.chance(0.6)), "created_at": _ts(when)})
             commenters = [v for v in seen if not row["group_id"] or v in self.members[row["group_id"]]]
             for v in ctx.sample(commenters, rng.randint(0, min(3, len(commenters)))):
-                when = self.between(p["_at"], self.now - timedelta(minutes=5))
-                self.add("comments", {"post_id": row["id"], "author_id": v, "body": ctx.pick(COMMENTS), "status": "visible",
-                                      "created_at": _ts(when)})
-                self.add("notifications", {"user_id": row["author_id"], "kind": "comment", "actor_id": v, "post_id": row["id"],
-                                           "group_id": None, "message": f"{self.by_id[v]['display_name']} commented on your post.",
-                                           "is_read": int(ctx.chance(0.6)), "created_at": _ts(when)})
+                when = self.ctx.between(p["_at"], self.now - timedelta(minutes=5))
+                self.t.add("comments", {"post_id": row["id"], "author_id": v, "body": ctx.pick(COMMENTS), "status": "visible",
+                                        "created_at": _ts(when)})
+                self.t.add("notifications", {"user_id": row["author_id"], "kind": "comment", "actor_id": v, "post_id": row["id"],
+                                             "group_id": None, "message": f"{self.by_id[v]['display_name']} commented on your post.",
+                                             "is_read": int(ctx.chance(0.6)), "created_at": _ts(when)})
 
     def messages(self) -> None:
         ctx, rng = self.ctx, self.rng
@@ -447,8 +438,8 @@ class _World:
                 if t >= self.now:
                     break
                 read = t < self.now - timedelta(hours=6) or ctx.chance(0.3)
-                self.add("direct_messages", {"sender_id": s, "recipient_id": r, "body": ctx.pick(DMS), "sent_at": _ts(t),
-                                             "read_at": _ts(self.between(t, self.now - timedelta(minutes=1))) if read else None})
+                self.t.add("direct_messages", {"sender_id": s, "recipient_id": r, "body": ctx.pick(DMS), "sent_at": _ts(t),
+                                               "read_at": _ts(self.ctx.between(t, self.now - timedelta(minutes=1))) if read else None})
 
     def reports(self) -> None:
         ctx, rng = self.ctx, self.rng
@@ -470,21 +461,21 @@ class _World:
             last = max([p["_at"]] + [datetime.fromisoformat(x["created_at"]) for x in self.t["comments"] + self.t["reactions"]
                                      if x["post_id"] == p["id"]])
             for rep in reporters:
-                created = self.between(p["_at"], self.now - timedelta(hours=2))
-                resolved = self.between(max(created, last), self.now - timedelta(minutes=30)) if status in ("removed", "kept") else None
-                self.add("reports", {"reporter_id": rep, "post_id": p["id"], "comment_id": None,
-                                     "reason": ctx.pick(["spam", "harassment", "misinformation", "other", "hate"]),
-                                     "details": ctx.pick(["Looks like an ad.", "Rude to people in the comments.", "Misleading claim.",
-                                                          "Off-topic.", ""]),
-                                     "status": status, "reviewer_id": None if status == "open" else reviewer,
-                                     "resolution_note": {"removed": "Violates the community rules.", "kept": "No rule broken."}.get(status),
-                                     "created_at": _ts(created), "resolved_at": _ts(resolved) if resolved else None})
+                created = self.ctx.between(p["_at"], self.now - timedelta(hours=2))
+                resolved = self.ctx.between(max(created, last), self.now - timedelta(minutes=30)) if status in ("removed", "kept") else None
+                self.t.add("reports", {"reporter_id": rep, "post_id": p["id"], "comment_id": None,
+                                       "reason": ctx.pick(["spam", "harassment", "misinformation", "other", "hate"]),
+                                       "details": ctx.pick(["Looks like an ad.", "Rude to people in the comments.", "Misleading claim.",
+                                                            "Off-topic.", ""]),
+                                       "status": status, "reviewer_id": None if status == "open" else reviewer,
+                                       "resolution_note": {"removed": "Violates the community rules.", "kept": "No rule broken."}.get(status),
+                                       "created_at": _ts(created), "resolved_at": _ts(resolved) if resolved else None})
                 if status == "removed":
                     p["status"], p["removed_at"] = "removed", _ts(resolved)
-                    self.add("notifications", {"user_id": p["author_id"], "kind": "content_removed", "actor_id": None,
-                                               "post_id": p["id"], "group_id": None,
-                                               "message": "Your post was removed after a report.", "is_read": 0,
-                                               "created_at": _ts(resolved)})
+                    self.t.add("notifications", {"user_id": p["author_id"], "kind": "content_removed", "actor_id": None,
+                                                 "post_id": p["id"], "group_id": None,
+                                                 "message": "Your post was removed after a report.", "is_read": 0,
+                                                 "created_at": _ts(resolved)})
         self._plant_open_report(mods)
         # a few comment reports, left open
         vis = [c for c in self.t["comments"] if not self.by_id[c["author_id"]]["role"] == "moderator"]
@@ -493,10 +484,10 @@ class _World:
             seen = [v for v in self.viewers(p) if v != c["author_id"] and not self.is_blocked(v, c["author_id"])]
             if not seen or p["status"] != "visible":
                 continue
-            self.add("reports", {"reporter_id": ctx.pick(seen), "post_id": None, "comment_id": c["id"], "reason": "harassment",
-                                 "details": "Mean-spirited comment.", "status": "open", "reviewer_id": None, "resolution_note": None,
-                                 "created_at": _ts(self.between(datetime.fromisoformat(c["created_at"]), self.now - timedelta(minutes=10))),
-                                 "resolved_at": None})
+            self.t.add("reports", {"reporter_id": ctx.pick(seen), "post_id": None, "comment_id": c["id"], "reason": "harassment",
+                                   "details": "Mean-spirited comment.", "status": "open", "reviewer_id": None, "resolution_note": None,
+                                   "created_at": _ts(self.ctx.between(datetime.fromisoformat(c["created_at"]), self.now - timedelta(minutes=10))),
+                                   "resolved_at": None})
 
     def _plant_open_report(self, mods: list[int]) -> None:
         """Make sure an open report on a visible post outside groups can be taken by a site moderator (active, unique
@@ -526,12 +517,12 @@ class _World:
             seen = [v for v in self.viewers(p) if v not in mods]
             if not seen:
                 continue
-            self.add("reports", {"reporter_id": ctx.pick(seen), "post_id": p["id"], "comment_id": None,
-                                 "reason": ctx.pick(["spam", "harassment", "misinformation", "other", "hate"]),
-                                 "details": ctx.pick(["Looks like an ad.", "Rude to people in the comments.", "Misleading claim.",
-                                                      "Off-topic.", ""]),
-                                 "status": "open", "reviewer_id": None, "resolution_note": None,
-                                 "created_at": _ts(self.between(p["_at"], self.now - timedelta(hours=2))), "resolved_at": None})
+            self.t.add("reports", {"reporter_id": ctx.pick(seen), "post_id": p["id"], "comment_id": None,
+                                   "reason": ctx.pick(["spam", "harassment", "misinformation", "other", "hate"]),
+                                   "details": ctx.pick(["Looks like an ad.", "Rude to people in the comments.", "Misleading claim.",
+                                                        "Off-topic.", ""]),
+                                   "status": "open", "reviewer_id": None, "resolution_note": None,
+                                   "created_at": _ts(self.ctx.between(p["_at"], self.now - timedelta(hours=2))), "resolved_at": None})
             return
 
     def rows(self) -> dict[str, list[Row]]:
