@@ -41,7 +41,7 @@ def _digest(value: Any) -> str:
 
 
 def _play(world: World, task_id: str) -> dict[str, Any]:
-    ct = world.tasks[task_id] if task_id in world.tasks else world.task(task_id)
+    ct = world.task(task_id)  # a fixed task or a template instance
     ep = world.episode(task_id)
     steps = []
     for call in ct.verifier.gold.calls:

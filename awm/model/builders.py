@@ -43,41 +43,36 @@ from awm.worldctx import (
 )
 
 Builder = Callable[[WorldContext], dict[str, list[dict[str, Any]]]]
-_BUILDERS: dict[tuple[str, str], Builder] = {}
-_TOOLS: dict[tuple[str, str], ModuleType] = {}
+_MODULES: dict[tuple[str, str], ModuleType] = {}  # (path, sha256 of its bytes) -> the module imported from it
 _LOCK = threading.Lock()
 
 
 def load_builder(path: Path) -> Builder:
     """``build`` from an environment's ``world.py`` (imported once per file content)."""
-    source = path.read_bytes()
-    key = (str(path), hashlib.sha256(source).hexdigest())
-    with _LOCK:
-        if key in _BUILDERS:
-            return _BUILDERS[key]
-        try:
-            module = import_file(path, module_name(path, key[1]))
-        except Exception as e:
-            raise import_failed(path, type(e).__name__, str(e)) from e
-        build = getattr(module, "build", None)
-        if not callable(build):
-            raise no_build(path)
-        _BUILDERS[key] = build
-        return build
+    build = getattr(_import_once(path, lambda digest: module_name(path, digest)), "build", None)
+    if not callable(build):
+        raise no_build(path)
+    return build
 
 
 def load_tools(world_path: Path) -> ModuleType:
     """The ``tools.py`` beside a builder, for ``ctx.tools`` (imported once per file content)."""
     path = world_path.parent / "tools.py"
+    return _import_once(path, lambda digest: f"_awm_world_tools_{path.parent.name}_{digest[:8]}")
+
+
+def _import_once(path: Path, name: Callable[[str], str]) -> ModuleType:
+    """``path`` imported as module ``name(its sha256)``, once per file content; an import that fails is a
+    ``WorldBuildError`` naming the file."""
     source = path.read_bytes()
     key = (str(path), hashlib.sha256(source).hexdigest())
     with _LOCK:
-        if key not in _TOOLS:
+        if key not in _MODULES:
             try:
-                _TOOLS[key] = import_file(path, f"_awm_world_tools_{path.parent.name}_{key[1][:8]}")
+                _MODULES[key] = import_file(path, name(key[1]))
             except Exception as e:
                 raise import_failed(path, type(e).__name__, str(e)) from e
-        return _TOOLS[key]
+        return _MODULES[key]
 
 
 def build_seed(path: Path, key: WorldKey, clock: datetime, *, trusted: bool = True) -> SeedData:

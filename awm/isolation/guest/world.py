@@ -67,34 +67,30 @@ class _Unsupported(Exception):
     """A row value that JSON cannot carry back."""
 
 
-def _load(source: bytes, filename: str, module_name: str) -> Any:
-    """The builder's ``build`` (None when it defines none), compiled once per source, file and module name."""
+def _module(source: bytes, filename: str, module_name: str) -> types.ModuleType:
+    """``source`` run as module ``module_name`` (once per source, file and module name), as the parent's import
+    runs it: compiled from the bytes, registered in ``sys.modules`` (dataclasses and annotations resolve
+    through it)."""
     key = (filename, module_name, hashlib.sha256(source).hexdigest())
-    if key in _loaded:
-        return _loaded[key]
-    module = types.ModuleType(module_name)
-    module.__file__ = filename
-    sys.modules[module_name] = module  # dataclasses and annotations resolve through it, as in the parent
-    code = compile(source, filename, "exec", dont_inherit=True)
-    exec(code, module.__dict__)
-    build = getattr(module, "build", None)
-    if not callable(build):
-        return None
-    _loaded[key] = build
-    return build
-
-
-def _load_tools(source: bytes, module_name: str) -> Any:
-    """The bundle's ``tools.py`` for ``ctx.tools``: its helpers, run as the parent's import runs them (its
-    ``@tool`` functions are only defined, never called here)."""
-    key = ("tools.py", module_name, hashlib.sha256(source).hexdigest())
     if key not in _loaded:
         module = types.ModuleType(module_name)
-        module.__file__ = "tools.py"
+        module.__file__ = filename
         sys.modules[module_name] = module
-        exec(compile(source, "tools.py", "exec", dont_inherit=True), module.__dict__)
+        exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
         _loaded[key] = module
     return _loaded[key]
+
+
+def _load(source: bytes, filename: str, module_name: str) -> Any:
+    """The builder's ``build`` (None when it defines none)."""
+    build = getattr(_module(source, filename, module_name), "build", None)
+    return build if callable(build) else None
+
+
+def _load_tools(source: bytes, module_name: str) -> types.ModuleType:
+    """The bundle's ``tools.py`` for ``ctx.tools``: its helpers (its ``@tool`` functions are only defined, never
+    called here)."""
+    return _module(source, "tools.py", module_name)
 
 
 def build(request: dict[str, Any], source: bytes, tools_source: bytes | None = None) -> dict[str, Any]:
